@@ -1,0 +1,101 @@
+r"""Shared argument checks.
+
+Every public function validates its arguments with these helpers *before* doing any work. The
+messages follow one pattern: they name the parameter in backticks and echo the bad value, e.g.
+"`delta` must be in [0, 1], got delta=1.5."
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "check_delta",
+    "check_epsilon",
+    "check_int",
+    "check_nonnegative_float",
+    "check_probability_vector",
+]
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def check_nonnegative_float(value: Any, name: str, *, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float after checking it is a real number ``>= 0``."""
+    if not _is_real(value):
+        raise TypeError(f"`{name}` must be a real number, got {name}={value!r}.")
+    x = float(value)
+    if math.isnan(x) or x < 0 or (math.isinf(x) and not allow_inf):
+        bound = "[0, inf]" if allow_inf else "[0, inf)"
+        raise ValueError(f"`{name}` must be a finite number in {bound}, got {name}={value!r}.")
+    return x
+
+
+def check_epsilon(value: Any, name: str = "epsilon") -> float:
+    """Check a privacy parameter ε: a finite real number ``>= 0``."""
+    return check_nonnegative_float(value, name)
+
+
+def check_delta(value: Any, name: str = "delta") -> float:
+    """Check a privacy parameter δ: a real number in ``[0, 1]``."""
+    if not _is_real(value):
+        raise TypeError(f"`{name}` must be a real number, got {name}={value!r}.")
+    x = float(value)
+    if not (0.0 <= x <= 1.0):
+        raise ValueError(f"`{name}` must be in [0, 1], got {name}={value!r}.")
+    return x
+
+
+def check_int(value: Any, name: str, *, minimum: int | None = None,
+              maximum: int | None = None) -> int:
+    """Check an integer argument (``bool`` is rejected) and optional bounds."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{name}` must be an integer, got {name}={value!r}.")
+    x = int(value)
+    if minimum is not None and x < minimum:
+        raise ValueError(f"`{name}` must be >= {minimum}, got {name}={value!r}.")
+    if maximum is not None and x > maximum:
+        raise ValueError(f"`{name}` must be <= {maximum}, got {name}={value!r}.")
+    return x
+
+
+def check_probability_vector(value: Any, name: str, *, size: int | None = None,
+                             atol: float = 1e-9,
+                             error: type[Exception] = ValueError) -> np.ndarray:
+    """Return ``value`` as a 1-D float64 array after checking it is a probability vector.
+
+    The entries must be finite and non-negative and sum to one within ``atol``.
+    """
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"`{name}` must be a vector of numbers, got {name}={value!r}.") from exc
+    if arr.ndim != 1:
+        raise error(f"`{name}` must be one-dimensional, got shape {arr.shape} for {name}={value!r}.")
+    if size is not None and arr.shape[0] != size:
+        raise error(f"`{name}` must have {size} entries, got {arr.shape[0]}: {name}={value!r}.")
+    if not np.all(np.isfinite(arr)):
+        raise error(f"`{name}` must be finite, got {name}={value!r}.")
+    if np.any(arr < 0):
+        raise error(f"`{name}` must be non-negative, got {name}={value!r}.")
+    total = float(arr.sum())
+    if abs(total - 1.0) > atol:
+        raise error(f"`{name}` must sum to 1 (within {atol:g}), got sum {total!r} for "
+                    f"{name}={value!r}.")
+    return arr
+
+
+def check_hashable(value: Any, name: str) -> Hashable:
+    """Check that ``value`` is hashable (usable as a node or an output)."""
+    try:
+        hash(value)
+    except TypeError as exc:
+        raise TypeError(f"`{name}` must be hashable, got {name}={value!r}.") from exc
+    return value

@@ -1,0 +1,86 @@
+r"""Exceptions raised by rainbowdp.
+
+Every error the library raises on purpose derives from :class:`RainbowDPError`, so a caller can
+catch the whole family at once. Errors about bad *values* also derive from :class:`ValueError`,
+so code written against the standard library's conventions keeps working.
+
+The hierarchy::
+
+    RainbowDPError
+    ├── InvalidGraphError        (also ValueError)   malformed rainbow graph
+    ├── InvalidMechanismError    (also ValueError)   malformed mechanism
+    ├── InvalidBoundaryError     (also ValueError)   boundary condition that is not (ε, δ)-valid
+    ├── InvalidMorphismError     (also ValueError)   a map that is not a graph morphism
+    ├── GraphFileError           (also ValueError)   unreadable or malformed graph file
+    ├── NoOptimalMechanismError                      no dominance-optimal mechanism exists
+    ├── NotPrivateError                              a designed mechanism failed re-verification
+    ├── InfeasibleDesignError                        the design problem has no feasible point
+    └── SolverError                                  the solver failed
+        ├── SolverNotAvailableError                  the requested solver is not installed
+        └── SolverTimeLimitError                     stopped by the time limit before optimality
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GraphFileError",
+    "InfeasibleDesignError",
+    "InvalidBoundaryError",
+    "InvalidGraphError",
+    "InvalidMechanismError",
+    "InvalidMorphismError",
+    "NoOptimalMechanismError",
+    "NotPrivateError",
+    "RainbowDPError",
+    "SolverError",
+    "SolverNotAvailableError",
+    "SolverTimeLimitError",
+]
+
+
+class RainbowDPError(Exception):
+    """Base class of every error raised on purpose by rainbowdp."""
+
+
+class InvalidGraphError(RainbowDPError, ValueError):
+    """The graph is not a valid rainbow graph (Gu et al., Definitions 1 and 5)."""
+
+
+class InvalidMechanismError(RainbowDPError, ValueError):
+    """The probabilities do not form a mechanism on the given graph."""
+
+
+class InvalidBoundaryError(RainbowDPError, ValueError):
+    """A boundary condition is not valid in the sense of Gu et al., Theorem 2."""
+
+
+class InvalidMorphismError(RainbowDPError, ValueError):
+    """A map between graphs is not a morphism (Gu et al., Definition 4)."""
+
+
+class GraphFileError(RainbowDPError, ValueError):
+    """A graph file cannot be read, or one of its fields is malformed."""
+
+
+class NoOptimalMechanismError(RainbowDPError):
+    """No mechanism dominates every valid mechanism (Gu et al., Example 1)."""
+
+
+class NotPrivateError(RainbowDPError):
+    """A mechanism that was meant to be private failed the exact verifier."""
+
+
+class InfeasibleDesignError(RainbowDPError):
+    """The design problem has no feasible mechanism (e.g. contradictory fixed rows)."""
+
+
+class SolverError(RainbowDPError):
+    """The optimisation solver failed or returned an unusable status."""
+
+
+class SolverNotAvailableError(SolverError):
+    """The requested solver is not installed or not licensed on this machine."""
+
+
+class SolverTimeLimitError(SolverError):
+    """The solver stopped at its time limit before proving optimality."""

@@ -1,0 +1,712 @@
+r"""Rainbow graphs: datasets, their neighbourhoods and their preference orders.
+
+A *rainbow graph* :math:`(\mathcal D, \sim, f)` (Gu et al. [1]_, Section 3) is a simple undirected
+graph whose nodes are datasets and whose edges join neighbouring datasets, together with a
+*rainbow* :math:`f(d)` for every node: a total order of the finite output set :math:`\mathcal V`,
+most preferred output first (Definition 1).
+
+:class:`RainbowGraph` wraps a :class:`networkx.Graph` (attributes preserved) and derives, once and
+lazily, the integer arrays every hot path uses:
+
+``rainbow_ids`` (N,)
+    index of each node's rainbow in ``rainbow_table``;
+``rainbow_table`` (R, q)
+    row r lists the output indices of rainbow r, most preferred first;
+``order`` (N, q)
+    ``order[i, k]`` is the index (into ``outputs``) of the k-th preferred output of node i;
+``ranks`` (N, q)
+    the inverse permutation: ``ranks[i, j]`` is the rank (0 = most preferred) of output j at i;
+``edges`` (E, 2)
+    node indices, ``u < v`` in every row;
+``adjacency``
+    symmetric CSR matrix (:mod:`scipy.sparse`), for breadth-first searches at scale.
+
+The regions of Definition 5 are available for every rainbow c: :math:`B^c` (:meth:`region`), its
+interior and its boundary :math:`\partial B^c` (:meth:`boundary`). A graph may also *declare*
+boundary nodes, as the :math:`(c, n)`-line of Definition 7 declares node 0; declared nodes are part
+of the boundary in addition to the topological boundary of Definition 5.
+
+References
+----------
+.. [1] Y. Gu, Z. Zhou, O. Günlü, R. G. L. D'Oliveira, P. Sadeghi, M. Médard, R. F. Schaefer,
+   "Generalized rainbow differential privacy", Definitions 1, 5 and 7.
+.. [2] N. Kadam et al., "Optimum noise mechanism for differentially private queries in discrete
+   finite sets", Cybersecurity (2024) -- the modulo-addition neighbourhood, eq. (6).
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+from ._validation import check_int
+from .exceptions import InvalidGraphError
+
+__all__ = ["RainbowGraph"]
+
+Loss = Callable[[Any, Any], float]
+
+
+def _readonly(arr: np.ndarray) -> np.ndarray:
+    arr.setflags(write=False)
+    return arr
+
+
+def _check_outputs(outputs: Any) -> tuple:
+    if outputs is None:
+        raise InvalidGraphError(
+            "`outputs` is required: pass it or set the graph attribute 'outputs', got outputs=None."
+        )
+    if isinstance(outputs, str | bytes) or not isinstance(outputs, Iterable):
+        raise TypeError(f"`outputs` must be a sequence of hashable values, got outputs={outputs!r}.")
+    outs = tuple(outputs)
+    if len(outs) == 0:
+        raise InvalidGraphError(f"`outputs` must not be empty, got outputs={outputs!r}.")
+    for o in outs:
+        try:
+            hash(o)
+        except TypeError as exc:
+            raise TypeError(f"`outputs` must be hashable, got unhashable output {o!r} in "
+                            f"outputs={outputs!r}.") from exc
+    if len(set(outs)) != len(outs):
+        dup = next(o for o in outs if outs.count(o) > 1)
+        raise InvalidGraphError(f"`outputs` must not repeat a value, got {dup!r} twice in "
+                                f"outputs={outputs!r}.")
+    return outs
+
+
+def _default_loss(output: Any, answer: Any) -> float:
+    if (isinstance(output, numbers.Real) and isinstance(answer, numbers.Real)
+            and not isinstance(output, bool) and not isinstance(answer, bool)):
+        return abs(float(output) - float(answer))
+    return 0.0 if output == answer else 1.0
+
+
+class RainbowGraph:
+    r"""A rainbow graph :math:`(\mathcal D, \sim, f)` over a finite output set.
+
+    Parameters
+    ----------
+    graph : networkx.Graph
+        Undirected simple graph; nodes are datasets, edges join neighbours. Directed graphs,
+        multigraphs, self-loops and empty graphs are rejected.
+    outputs : sequence of hashable, optional
+        The finite output set :math:`\mathcal V` in a fixed order (the column order of every
+        mechanism). Defaults to the graph attribute ``graph.graph["outputs"]``.
+    rainbow : str, default "rainbow"
+        Name of the node attribute holding each node's rainbow: a permutation of ``outputs``,
+        most preferred first.
+    boundary : iterable of nodes, optional
+        Nodes declared to be boundary nodes in addition to those of Definition 5. Defaults to the
+        graph attribute ``graph.graph["boundary"]`` when present.
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a networkx graph or an output is unhashable.
+    InvalidGraphError
+        If the graph is directed, a multigraph, has a self-loop or no node, or a node's rainbow is
+        missing or not a permutation of ``outputs`` (the node is named).
+
+    References
+    ----------
+    Gu et al., "Generalized rainbow differential privacy", Definitions 1, 5 and 7.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> g = nx.path_graph(3)
+    >>> nx.set_node_attributes(g, {0: ["a", "b"], 1: ["a", "b"], 2: ["b", "a"]}, "rainbow")
+    >>> G = RainbowGraph(g, outputs=["a", "b"])
+    >>> G.n_nodes, G.n_edges, G.n_outputs
+    (3, 2, 2)
+    >>> sorted(G.boundary(["a", "b"])), sorted(G.interior(["a", "b"]))
+    ([1], [0])
+    """
+
+    def __init__(self, graph: nx.Graph, outputs: Sequence[Hashable] | None = None, *,
+                 rainbow: str = "rainbow", boundary: Iterable[Hashable] | None = None) -> None:
+        if not isinstance(graph, nx.Graph):
+            raise TypeError(f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}.")
+        if graph.is_directed():
+            raise InvalidGraphError("`graph` must be undirected, got a directed graph "
+                                    f"({type(graph).__name__}); use graph.to_undirected().")
+        if graph.is_multigraph():
+            raise InvalidGraphError("`graph` must be a simple graph, got a multigraph "
+                                    f"({type(graph).__name__}); use nx.Graph(graph).")
+        if graph.number_of_nodes() == 0:
+            raise InvalidGraphError("`graph` must have at least one node, got an empty graph.")
+        loop = next(nx.selfloop_edges(graph), None)
+        if loop is not None:
+            raise InvalidGraphError(f"`graph` must not have self-loops, got the edge {loop[:2]!r}.")
+        outs = _check_outputs(outputs if outputs is not None else graph.graph.get("outputs"))
+        out_index = {o: j for j, o in enumerate(outs)}
+        q = len(outs)
+        nodes = list(graph.nodes)
+        table: dict[tuple[int, ...], int] = {}
+        ids = np.empty(len(nodes), dtype=np.intp)
+        for i, node in enumerate(nodes):
+            rb = graph.nodes[node].get(rainbow)
+            if rb is None:
+                raise InvalidGraphError(f"node {node!r} has no `{rainbow}` attribute; every node "
+                                        "needs a rainbow (a permutation of `outputs`).")
+            if isinstance(rb, str | bytes) or not isinstance(rb, Iterable):
+                raise InvalidGraphError(f"the rainbow of node {node!r} must be a sequence of "
+                                        f"outputs, got {rb!r}.")
+            try:
+                key = tuple(out_index[o] for o in rb)
+            except (KeyError, TypeError):
+                raise InvalidGraphError(
+                    f"the rainbow of node {node!r} must be a permutation of outputs={outs!r}, "
+                    f"got {rb!r} (it names an unknown output).") from None
+            if len(key) != q or len(set(key)) != q:
+                raise InvalidGraphError(
+                    f"the rainbow of node {node!r} must be a permutation of outputs={outs!r}, "
+                    f"got {rb!r}.")
+            ids[i] = table.setdefault(key, len(table))
+        rainbow_table = np.array(list(table), dtype=np.intp).reshape(len(table), q)
+        index = {node: i for i, node in enumerate(nodes)}
+        m = graph.number_of_edges()
+        flat = np.fromiter((index[x] for e in graph.edges() for x in e), dtype=np.intp,
+                           count=2 * m)
+        edges = np.sort(flat.reshape(m, 2), axis=1)
+        if boundary is None:
+            boundary = graph.graph.get("boundary")
+        self._init(nodes, outs, edges, rainbow_table, ids, nx_graph=graph, node_index=index,
+                   boundary=boundary)
+
+    # ------------------------------------------------------------------ construction helpers
+    def _init(self, nodes: Sequence[Hashable] | None, outputs: tuple, edges: np.ndarray,
+              rainbow_table: np.ndarray, rainbow_ids: np.ndarray, *,
+              nx_graph: nx.Graph | None = None, node_index: dict | None = None,
+              boundary: Iterable[Hashable] | None = None,
+              answers: Sequence[Any] | None = None) -> None:
+        self._nodes = list(nodes) if nodes is not None else None
+        self._n = len(rainbow_ids)
+        self._outputs = outputs
+        self._edges = _readonly(np.ascontiguousarray(edges, dtype=np.intp))
+        self._rainbow_table = _readonly(rainbow_table)
+        self._rainbow_ids = _readonly(rainbow_ids)
+        self._nx = nx_graph
+        self._node_index = node_index
+        self._answers = tuple(answers) if answers is not None else None
+        declared = np.zeros(self._n, dtype=bool)
+        if boundary is not None:
+            if isinstance(boundary, str | bytes) or not isinstance(boundary, Iterable):
+                raise TypeError(f"`boundary` must be an iterable of nodes, got boundary={boundary!r}.")
+            for node in boundary:
+                declared[self.index_of(node if not isinstance(node, list) else tuple(node))] = True
+        self._declared = _readonly(declared)
+
+    @classmethod
+    def _from_parts(cls, nodes, outputs, edges, rainbow_table, rainbow_ids, **kw) -> RainbowGraph:
+        obj = cls.__new__(cls)
+        obj._init(nodes, outputs, edges, rainbow_table, rainbow_ids, **kw)
+        return obj
+
+    @classmethod
+    def from_edges(cls, edges: Any, *, outputs: Sequence[Hashable], rainbow_table: Any,
+                   rainbow_ids: Any, nodes: Sequence[Hashable] | None = None,
+                   boundary: Iterable[Hashable] | None = None) -> RainbowGraph:
+        r"""Build a rainbow graph from integer arrays, without building a networkx graph.
+
+        This is the constructor for large graphs: its cost is a few vectorised passes over the
+        edge array. The networkx graph is materialised only if :attr:`graph` is asked for.
+
+        Parameters
+        ----------
+        edges : array_like of int, shape (E, 2)
+            Edges as pairs of node indices in ``range(N)``; each undirected edge exactly once.
+        outputs : sequence of hashable
+            The output set, in column order.
+        rainbow_table : array_like of int, shape (R, q)
+            Row r is rainbow r as output indices, most preferred first.
+        rainbow_ids : array_like of int, shape (N,)
+            Rainbow index of every node; N is the number of nodes.
+        nodes : sequence of hashable, optional
+            Node labels (default ``range(N)``).
+        boundary : iterable of nodes, optional
+            Declared boundary nodes (see the module notes).
+
+        Raises
+        ------
+        InvalidGraphError
+            On self-loops, repeated edges, out-of-range indices or rainbows that are not
+            permutations.
+
+        Examples
+        --------
+        >>> G = RainbowGraph.from_edges([[0, 1], [1, 2]], outputs=[0, 1],
+        ...                             rainbow_table=[[0, 1], [1, 0]], rainbow_ids=[0, 0, 1])
+        >>> G.boundary_mask.tolist()
+        [False, True, True]
+        """
+        outs = _check_outputs(outputs)
+        q = len(outs)
+        table = np.asarray(rainbow_table)
+        if table.ndim != 2 or table.shape[1] != q or table.shape[0] == 0:
+            raise InvalidGraphError(f"`rainbow_table` must have shape (R, {q}) with R >= 1, got "
+                                    f"shape {table.shape}.")
+        if not np.issubdtype(table.dtype, np.integer):
+            raise TypeError(f"`rainbow_table` must hold integers, got dtype {table.dtype}.")
+        bad = np.flatnonzero(np.any(np.sort(table, axis=1) != np.arange(q), axis=1))
+        if bad.size:
+            raise InvalidGraphError(f"`rainbow_table` row {int(bad[0])} must be a permutation of "
+                                    f"range({q}), got {table[bad[0]].tolist()}.")
+        ids = np.asarray(rainbow_ids)
+        if ids.ndim != 1 or ids.shape[0] == 0 or not np.issubdtype(ids.dtype, np.integer):
+            raise InvalidGraphError("`rainbow_ids` must be a non-empty 1-D integer array, got "
+                                    f"shape {ids.shape} and dtype {ids.dtype}.")
+        if ids.min() < 0 or ids.max() >= table.shape[0]:
+            raise InvalidGraphError(f"`rainbow_ids` must lie in [0, {table.shape[0]}), got values "
+                                    f"in [{ids.min()}, {ids.max()}].")
+        n = ids.shape[0]
+        e = np.asarray(edges)
+        if e.size == 0:
+            e = np.empty((0, 2), dtype=np.intp)
+        if e.ndim != 2 or e.shape[1] != 2 or not np.issubdtype(e.dtype, np.integer):
+            raise InvalidGraphError(f"`edges` must be an integer array of shape (E, 2), got shape "
+                                    f"{e.shape} and dtype {e.dtype}.")
+        if e.size and (e.min() < 0 or e.max() >= n):
+            raise InvalidGraphError(f"`edges` must hold node indices in [0, {n}), got values in "
+                                    f"[{e.min()}, {e.max()}].")
+        e = np.sort(e.astype(np.intp, copy=False), axis=1)
+        loops = np.flatnonzero(e[:, 0] == e[:, 1])
+        if loops.size:
+            raise InvalidGraphError(f"`edges` must not contain self-loops, got {e[loops[0]].tolist()}"
+                                    f" at row {int(loops[0])}.")
+        keys = e[:, 0].astype(np.int64) * n + e[:, 1]
+        skeys = np.sort(keys)
+        dup = np.flatnonzero(skeys[1:] == skeys[:-1])
+        if dup.size:
+            k = int(skeys[dup[0]])
+            raise InvalidGraphError(f"`edges` must list each edge once (a simple graph), got "
+                                    f"[{k // n}, {k % n}] twice.")
+        if nodes is not None:
+            nodes = list(nodes)
+            if len(nodes) != n:
+                raise InvalidGraphError(f"`nodes` must have {n} labels (one per rainbow id), got "
+                                        f"{len(nodes)}.")
+            if len(set(nodes)) != n:
+                raise InvalidGraphError("`nodes` must not repeat a label.")
+        return cls._from_parts(nodes, outs, e, table.astype(np.intp), ids.astype(np.intp),
+                               boundary=boundary)
+
+    @classmethod
+    def from_query(cls, graph: nx.Graph, outputs: Sequence[Hashable], *,
+                   answer: str | Callable[[Hashable], Any] | Mapping = "answer",
+                   loss: Loss | None = None) -> RainbowGraph:
+        r"""Rainbow graph of a query: each node prefers outputs close to its true answer.
+
+        The rainbow of node d is ``outputs`` sorted by ``loss(output, a(d))`` (a stable sort, so
+        ties keep the order of ``outputs``).
+
+        Parameters
+        ----------
+        graph : networkx.Graph
+            The dataset graph.
+        outputs : sequence of hashable
+            The output set.
+        answer : str, callable or mapping, default "answer"
+            The true answer of each node: a node attribute name, a function of the node, or a
+            mapping node -> answer.
+        loss : callable, optional
+            ``loss(output, answer) -> float``. Default: ``|output - answer|`` for numbers,
+            otherwise 0 for the true answer and 1 for every other output.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = RainbowGraph.from_query(nx.path_graph(3), [0, 1, 2], answer=lambda d: d)
+        >>> G.rainbow(0), G.rainbow(1)
+        ((0, 1, 2), (1, 0, 2))
+        """
+        if not isinstance(graph, nx.Graph):
+            raise TypeError(f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}.")
+        outs = _check_outputs(outputs)
+        if loss is not None and not callable(loss):
+            raise TypeError(f"`loss` must be callable, got loss={loss!r}.")
+        nodes = list(graph.nodes)
+        if isinstance(answer, str):
+            missing = [d for d in nodes if answer not in graph.nodes[d]]
+            if missing:
+                raise InvalidGraphError(f"node {missing[0]!r} has no `{answer}` attribute "
+                                        "(the true query answer, see `answer`).")
+            answers = [graph.nodes[d][answer] for d in nodes]
+        elif isinstance(answer, Mapping):
+            missing = [d for d in nodes if d not in answer]
+            if missing:
+                raise InvalidGraphError(f"`answer` has no entry for node {missing[0]!r}.")
+            answers = [answer[d] for d in nodes]
+        elif callable(answer):
+            answers = [answer(d) for d in nodes]
+        else:
+            raise TypeError(f"`answer` must be an attribute name, a mapping or a callable, got "
+                            f"answer={answer!r}.")
+        lossf = loss or _default_loss
+        numeric = loss is None and all(
+            isinstance(x, numbers.Real) and not isinstance(x, bool) for x in (*outs, *answers))
+        if numeric:
+            losses = np.abs(np.asarray(outs, dtype=float)[None, :]
+                            - np.asarray(answers, dtype=float)[:, None])
+        else:
+            losses = np.array([[float(lossf(o, a)) for o in outs] for a in answers], dtype=float)
+            losses = losses.reshape(len(nodes), len(outs))
+        if not np.all(np.isfinite(losses)):
+            raise ValueError("`loss` must return finite numbers, got a non-finite loss.")
+        order = np.argsort(losses, axis=1, kind="stable")
+        table, ids = np.unique(order, axis=0, return_inverse=True)
+        h = nx.Graph(graph)
+        for d, row in zip(nodes, order, strict=True):
+            h.nodes[d]["rainbow"] = [outs[j] for j in row]
+        h.graph["outputs"] = list(outs)
+        G = cls(h, outs)
+        G._answers = tuple(answers)
+        return G
+
+    @classmethod
+    def line(cls, rainbow: Sequence[Hashable], n: int) -> RainbowGraph:
+        r"""The :math:`(c, n)`-line of Definition 7: path 0–1–…–n, every node rainbow c.
+
+        Node 0 is declared the boundary of the line.
+
+        Examples
+        --------
+        >>> G = RainbowGraph.line(["x", "y"], 3)
+        >>> G.n_nodes, G.boundary(["x", "y"])
+        (4, [0])
+        """
+        outs = _check_outputs(rainbow)
+        n = check_int(n, "n", minimum=0)
+        edges = np.column_stack([np.arange(n), np.arange(1, n + 1)])
+        return cls._from_parts(list(range(n + 1)), outs, edges,
+                               np.arange(len(outs), dtype=np.intp)[None, :],
+                               np.zeros(n + 1, dtype=np.intp), boundary=[0])
+
+    @classmethod
+    def cycle(cls, rainbows: Sequence[Sequence[Hashable]], *,
+              outputs: Sequence[Hashable] | None = None) -> RainbowGraph:
+        r"""A cycle 0–1–…–(m−1)–0 where node i has rainbow ``rainbows[i]``.
+
+        Gu et al.'s Example 1 is ``cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])``.
+
+        Examples
+        --------
+        >>> G = RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
+        >>> sorted(G.boundary((1, 2, 3))), sorted(G.interior((1, 2, 3)))
+        ([0, 3], [1, 2])
+        """
+        rainbows = [tuple(r) for r in rainbows]
+        if len(rainbows) < 3:
+            raise InvalidGraphError(f"`rainbows` must give at least 3 nodes for a simple cycle, got "
+                                    f"{len(rainbows)}.")
+        g = nx.cycle_graph(len(rainbows))
+        nx.set_node_attributes(g, dict(enumerate(rainbows)), "rainbow")
+        return cls(g, outputs if outputs is not None else rainbows[0])
+
+    @classmethod
+    def circulant(cls, n: int, distances: Iterable[int], *,
+                  distortion: Sequence[float] | None = None) -> RainbowGraph:
+        r"""The modulo-addition instance of Kadam et al.: nodes and outputs :math:`0..n`.
+
+        Nodes are query values q; :math:`q \sim q+\mu \pmod{n+1}` for every :math:`\mu` in
+        ``distances`` (the set :math:`\mathcal M` of eq. (6)). The rainbow of q orders the outputs
+        :math:`\tilde q` by the distortion :math:`\rho_\eta` of :math:`\eta = \tilde q - q
+        \pmod{n+1}` (ties broken by η), so every row of a modulo-noise mechanism is the noise
+        PMF shifted by q.
+
+        Parameters
+        ----------
+        n : int
+            Largest query value (the domain is :math:`[n] = \{0, …, n\}`).
+        distances : iterable of int
+            The neighbourhood shifts μ, each in ``1..n``.
+        distortion : sequence of float, optional
+            :math:`\rho_\eta` for η = 0..n (default η itself; :math:`\eta^2` gives the same order).
+
+        Examples
+        --------
+        >>> G = RainbowGraph.circulant(8, [1, 2, 3])
+        >>> G.n_nodes, G.n_edges, G.rainbow(7)[:3]
+        (9, 27, (7, 8, 0))
+        """
+        n = check_int(n, "n", minimum=1)
+        if isinstance(distances, str | bytes) or not isinstance(distances, Iterable):
+            raise TypeError(f"`distances` must be an iterable of integers, got {distances!r}.")
+        mus = sorted({check_int(mu, "distances", minimum=1, maximum=n) for mu in distances})
+        if not mus:
+            raise InvalidGraphError("`distances` must contain at least one shift, got none.")
+        size = n + 1
+        rho = np.arange(size, dtype=float) if distortion is None else np.asarray(distortion, float)
+        if rho.shape != (size,) or not np.all(np.isfinite(rho)):
+            raise ValueError(f"`distortion` must hold {size} finite numbers, got {distortion!r}.")
+        eta_order = np.lexsort((np.arange(size), rho))  # by distortion, ties by eta
+        q = np.arange(size)
+        u = np.concatenate([q for _ in mus])
+        v = np.concatenate([(q + mu) % size for mu in mus])
+        e = np.unique(np.sort(np.column_stack([u, v]), axis=1), axis=0)
+        order = (q[:, None] + eta_order[None, :]) % size
+        table, ids = np.unique(order, axis=0, return_inverse=True)
+        G = cls._from_parts(list(range(size)), tuple(range(size)), e, table.astype(np.intp),
+                            ids.astype(np.intp).ravel(), answers=list(range(size)))
+        return G
+
+    @classmethod
+    def count_path(cls, n: int) -> RainbowGraph:
+        r"""The count-query instance: path 0–1–…–n over counts, outputs 0..n.
+
+        The rainbow of count m orders outputs by :math:`|v - m|`, ties to the smaller output.
+        Adjacent counts are neighbours (add/remove one record).
+
+        Examples
+        --------
+        >>> RainbowGraph.count_path(4).rainbow(2)
+        (2, 1, 3, 0, 4)
+        """
+        n = check_int(n, "n", minimum=1)
+        return cls.from_query(nx.path_graph(n + 1), list(range(n + 1)), answer=lambda m: m)
+
+    @classmethod
+    def from_records(cls, universe: Iterable[Hashable], *, size: int, query: Callable[[tuple], Any],
+                     outputs: Sequence[Hashable], relation: str = "add_remove",
+                     multiset: bool = True, loss: Loss | None = None) -> RainbowGraph:
+        r"""Dataset graph of all datasets over a small universe of records.
+
+        Datasets are sorted tuples of records. With ``relation="add_remove"`` every dataset of at
+        most ``size`` records is a node and two datasets are neighbours when one is the other plus
+        one record (unbounded DP). With ``relation="replace_one"`` every dataset of exactly
+        ``size`` records is a node and neighbours differ by replacing one record (bounded DP).
+
+        Parameters
+        ----------
+        universe : iterable of hashable
+            The possible records.
+        size : int
+            Maximum (``add_remove``) or exact (``replace_one``) dataset size.
+        query : callable
+            ``query(dataset_tuple) -> answer``; the rainbow follows :meth:`from_query`.
+        outputs : sequence of hashable
+            The output set.
+        relation : {"add_remove", "replace_one"}
+            The neighbourhood.
+        multiset : bool, default True
+            Whether a record may occur more than once in a dataset.
+        loss : callable, optional
+            As in :meth:`from_query`.
+
+        Examples
+        --------
+        >>> G = RainbowGraph.from_records([0, 1], size=2, query=sum, outputs=[0, 1, 2])
+        >>> G.n_nodes, G.n_edges
+        (6, 6)
+        """
+        recs = list(universe)
+        if not recs:
+            raise InvalidGraphError("`universe` must contain at least one record, got none.")
+        if len(set(recs)) != len(recs):
+            raise InvalidGraphError(f"`universe` must not repeat a record, got {recs!r}.")
+        size = check_int(size, "size", minimum=0 if relation == "add_remove" else 1)
+        if relation not in ("add_remove", "replace_one"):
+            raise ValueError("`relation` must be 'add_remove' or 'replace_one', got "
+                             f"relation={relation!r}.")
+        if not callable(query):
+            raise TypeError(f"`query` must be callable, got query={query!r}.")
+        rank = {r: i for i, r in enumerate(recs)}
+        combos = itertools.combinations_with_replacement if multiset else itertools.combinations
+
+        def canon(ds: Iterable[Hashable]) -> tuple:
+            return tuple(sorted(ds, key=rank.__getitem__))
+
+        sizes = range(size + 1) if relation == "add_remove" else [size]
+        g = nx.Graph()
+        for k in sizes:
+            g.add_nodes_from(combos(recs, k))
+        for ds in list(g.nodes):
+            if relation == "add_remove":
+                if len(ds) < size:
+                    for r in recs:
+                        other = canon((*ds, r))
+                        if other in g:
+                            g.add_edge(ds, other)
+            else:
+                for i in range(len(ds)):
+                    rest = ds[:i] + ds[i + 1:]
+                    for r in recs:
+                        other = canon((*rest, r))
+                        if other != ds and other in g:
+                            g.add_edge(ds, other)
+        return cls.from_query(g, outputs, answer=query, loss=loss)
+
+    # ------------------------------------------------------------------ basic properties
+    @property
+    def nodes(self) -> list:
+        """Node labels in the fixed node order (row order of every mechanism)."""
+        if self._nodes is None:
+            self._nodes = list(range(self._n))
+        return self._nodes
+
+    @property
+    def node_index(self) -> dict:
+        """Mapping node label -> row index."""
+        if self._node_index is None:
+            self._node_index = {node: i for i, node in enumerate(self.nodes)}
+        return self._node_index
+
+    def index_of(self, node: Hashable) -> int:
+        """Row index of ``node``; raises :class:`InvalidGraphError` naming an unknown node."""
+        try:
+            return self.node_index[node]
+        except (KeyError, TypeError):
+            raise InvalidGraphError(f"node {node!r} is not in the graph.") from None
+
+    @property
+    def outputs(self) -> tuple:
+        """The output set :math:`\\mathcal V`, in column order."""
+        return self._outputs
+
+    @cached_property
+    def output_index(self) -> dict:
+        """Mapping output -> column index."""
+        return {o: j for j, o in enumerate(self._outputs)}
+
+    @property
+    def n_nodes(self) -> int:
+        """Number of nodes N."""
+        return self._n
+
+    @property
+    def n_outputs(self) -> int:
+        """Number of outputs q = |V|."""
+        return len(self._outputs)
+
+    @property
+    def n_edges(self) -> int:
+        """Number of edges E."""
+        return int(self._edges.shape[0])
+
+    @property
+    def edges(self) -> np.ndarray:
+        """(E, 2) read-only array of node indices, ``u < v`` in each row."""
+        return self._edges
+
+    @property
+    def answers(self) -> tuple | None:
+        """True query answer of every node, for graphs built from a query (else ``None``)."""
+        return self._answers
+
+    @property
+    def rainbow_table(self) -> np.ndarray:
+        """(R, q) array: row r lists the output indices of rainbow r, most preferred first."""
+        return self._rainbow_table
+
+    @property
+    def rainbow_ids(self) -> np.ndarray:
+        """(N,) array: rainbow index of every node."""
+        return self._rainbow_ids
+
+    @cached_property
+    def order(self) -> np.ndarray:
+        """(N, q) array: ``order[i, k]`` is the output index of node i's k-th preference."""
+        return _readonly(self._rainbow_table[self._rainbow_ids])
+
+    @cached_property
+    def ranks(self) -> np.ndarray:
+        """(N, q) array: ``ranks[i, j]`` is the rank (0 = best) of output j at node i."""
+        inv = np.empty_like(self._rainbow_table)
+        r, q = inv.shape
+        inv[np.arange(r)[:, None], self._rainbow_table] = np.arange(q)[None, :]
+        return _readonly(inv[self._rainbow_ids])
+
+    @property
+    def rainbows(self) -> list[tuple]:
+        """The distinct rainbows (as tuples of outputs), indexed by rainbow id."""
+        return [tuple(self._outputs[j] for j in row) for row in self._rainbow_table]
+
+    def rainbow(self, node: Hashable) -> tuple:
+        """The rainbow of ``node`` as a tuple of outputs, most preferred first."""
+        row = self._rainbow_table[self._rainbow_ids[self.index_of(node)]]
+        return tuple(self._outputs[j] for j in row)
+
+    def rainbow_id(self, rainbow: Sequence[Hashable]) -> int:
+        """Index of ``rainbow`` in :attr:`rainbows`; raises if no node has it."""
+        try:
+            key = [self.output_index[o] for o in rainbow]
+        except (KeyError, TypeError):
+            raise InvalidGraphError(f"`rainbow` must be a permutation of outputs="
+                                    f"{self._outputs!r}, got rainbow={rainbow!r}.") from None
+        hit = np.flatnonzero(np.all(self._rainbow_table == np.asarray(key), axis=1)) \
+            if len(key) == self.n_outputs else np.empty(0)
+        if hit.size == 0:
+            raise InvalidGraphError(f"no node has the rainbow {tuple(rainbow)!r}.")
+        return int(hit[0])
+
+    @cached_property
+    def adjacency(self) -> sp.csr_array:
+        """Symmetric (N, N) CSR adjacency matrix with int8 ones."""
+        u, v = self._edges[:, 0], self._edges[:, 1]
+        rows = np.concatenate([u, v])
+        cols = np.concatenate([v, u])
+        data = np.ones(rows.shape[0], dtype=np.int8)
+        return sp.csr_array((data, (rows, cols)), shape=(self._n, self._n))
+
+    # ------------------------------------------------------------------ regions (Definition 5)
+    @property
+    def declared_boundary_mask(self) -> np.ndarray:
+        """(N,) bool array of the nodes declared boundary (e.g. node 0 of a line)."""
+        return self._declared
+
+    @cached_property
+    def boundary_mask(self) -> np.ndarray:
+        r"""(N,) bool array: node d is in :math:`\partial B^{f(d)}` (Definition 5) or declared."""
+        ids = self._rainbow_ids
+        u, v = self._edges[:, 0], self._edges[:, 1]
+        cross = ids[u] != ids[v]
+        mask = self._declared.copy()
+        mask[u[cross]] = True
+        mask[v[cross]] = True
+        return _readonly(mask)
+
+    def _region_mask(self, rainbow: Sequence[Hashable]) -> np.ndarray:
+        return self._rainbow_ids == self.rainbow_id(rainbow)
+
+    def region(self, rainbow: Sequence[Hashable]) -> list:
+        r""":math:`B^c`: the nodes whose rainbow is ``rainbow``."""
+        return [self.nodes[i] for i in np.flatnonzero(self._region_mask(rainbow))]
+
+    def boundary(self, rainbow: Sequence[Hashable]) -> list:
+        r""":math:`\partial B^c` (eq. 3.2): nodes of :math:`B^c` with a neighbour outside it."""
+        mask = self._region_mask(rainbow) & self.boundary_mask
+        return [self.nodes[i] for i in np.flatnonzero(mask)]
+
+    def interior(self, rainbow: Sequence[Hashable]) -> list:
+        r""":math:`(B^c)^\circ` (eq. 3.1): nodes of :math:`B^c` all of whose neighbours are in it."""
+        mask = self._region_mask(rainbow) & ~self.boundary_mask
+        return [self.nodes[i] for i in np.flatnonzero(mask)]
+
+    # ------------------------------------------------------------------ networkx view
+    @property
+    def graph(self) -> nx.Graph:
+        """The networkx graph (built on first use for graphs made from arrays)."""
+        if self._nx is None:
+            g = nx.Graph(outputs=list(self._outputs))
+            rbs = self.rainbows
+            g.add_nodes_from((node, {"rainbow": list(rbs[r])})
+                             for node, r in zip(self.nodes, self._rainbow_ids.tolist(),
+                                                strict=True))
+            nodes = self.nodes
+            g.add_edges_from((nodes[a], nodes[b]) for a, b in self._edges.tolist())
+            if self._declared.any():
+                g.graph["boundary"] = [nodes[i] for i in np.flatnonzero(self._declared)]
+            self._nx = g
+        return self._nx
+
+    def __repr__(self) -> str:
+        return (f"RainbowGraph(n_nodes={self.n_nodes}, n_edges={self.n_edges}, "
+                f"outputs={self._outputs!r}, n_rainbows={self._rainbow_table.shape[0]})")

@@ -1,0 +1,256 @@
+r"""Mechanisms: one output distribution per node of a rainbow graph, and exact sampling.
+
+A mechanism :math:`\mathcal M : \mathcal D \to \mathcal V` (Gu et al., Section 2) is stored as an
+(N, q) float64 array whose row i is the distribution of :math:`\mathcal M(d_i)` over
+``graph.outputs``. :meth:`Mechanism.in_rainbow_order` gives the vectors
+:math:`\vec{\mathcal M}(d)_k = \mathbb P[\mathcal M(d) = f(d)_k]` of Definition 3.
+
+Sampling is exact: a row is quantised to an integer CDF over :math:`2^k` and an output is drawn by
+comparing a uniform k-bit integer with that CDF, so the distribution actually sampled is
+:meth:`Mechanism.quantised` -- a mechanism that can itself be verified. Floating-point inversion
+sampling would sample an unknown distribution instead (cf. Mironov, "On significance of the least
+significant bits for differential privacy", CCS 2012).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_int
+from .exceptions import InvalidMechanismError
+from .graph import RainbowGraph
+
+__all__ = ["Mechanism"]
+
+ROW_ATOL = 1e-9
+
+
+class Mechanism:
+    r"""One probability distribution over ``graph.outputs`` for every node of ``graph``.
+
+    Parameters
+    ----------
+    graph : RainbowGraph
+        The graph the mechanism lives on.
+    probabilities : array_like of shape (N, q), or mapping node -> vector
+        Row i (or the vector of node d) is the output distribution at that node, in
+        ``graph.outputs`` order.
+    atol : float, default 1e-9
+        Tolerance on each row sum. Rows are stored as given (not renormalised): the verifier
+        judges exactly the numbers the user supplied.
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a :class:`RainbowGraph`.
+    InvalidMechanismError
+        On a wrong shape, a missing or unknown node, or a row with a negative, NaN or infinite
+        entry or a sum other than 1 (the node is named).
+
+    Examples
+    --------
+    >>> G = RainbowGraph.line(["yes", "no"], 2)
+    >>> M = Mechanism(G, [[0.6, 0.4], [0.7, 0.3], [0.8, 0.2]])
+    >>> M.row(2).tolist()
+    [0.8, 0.2]
+    """
+
+    __slots__ = ("_graph", "_p")
+
+    def __init__(self, graph: RainbowGraph, probabilities: Any, *, atol: float = ROW_ATOL) -> None:
+        if not isinstance(graph, RainbowGraph):
+            raise TypeError(f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}.")
+        n, q = graph.n_nodes, graph.n_outputs
+        if isinstance(probabilities, Mapping):
+            unknown = [d for d in probabilities if d not in graph.node_index]
+            if unknown:
+                raise InvalidMechanismError(f"`probabilities` names node {unknown[0]!r}, which is "
+                                            "not in the graph.")
+            missing = [d for d in graph.nodes if d not in probabilities]
+            if missing:
+                raise InvalidMechanismError(f"`probabilities` has no distribution for node "
+                                            f"{missing[0]!r}.")
+            rows = []
+            for d in graph.nodes:
+                row = np.asarray(probabilities[d], dtype=np.float64)
+                if row.shape != (q,):
+                    raise InvalidMechanismError(f"the distribution of node {d!r} must have {q} "
+                                                f"entries, got {probabilities[d]!r}.")
+                rows.append(row)
+            arr = np.array(rows, dtype=np.float64).reshape(n, q)
+        else:
+            try:
+                arr = np.array(probabilities, dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                raise InvalidMechanismError("`probabilities` must be an (N, q) array of numbers "
+                                            f"or a mapping node -> vector: {exc}") from exc
+            if arr.shape != (n, q):
+                raise InvalidMechanismError(f"`probabilities` must have shape ({n}, {q}) "
+                                            f"(nodes, outputs), got shape {arr.shape}.")
+        bad = ~np.isfinite(arr).all(axis=1)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InvalidMechanismError(f"the distribution of node {graph.nodes[i]!r} must be "
+                                        f"finite, got {arr[i].tolist()}.")
+        neg = (arr < 0).any(axis=1)
+        if neg.any():
+            i = int(np.flatnonzero(neg)[0])
+            raise InvalidMechanismError(f"the distribution of node {graph.nodes[i]!r} must be "
+                                        f"non-negative, got {arr[i].tolist()}.")
+        sums = arr.sum(axis=1)
+        off = np.abs(sums - 1.0) > atol
+        if off.any():
+            i = int(np.flatnonzero(off)[0])
+            raise InvalidMechanismError(f"the distribution of node {graph.nodes[i]!r} must sum "
+                                        f"to 1 (within {atol:g}), got sum {sums[i]!r} for "
+                                        f"{arr[i].tolist()}.")
+        arr.setflags(write=False)
+        self._graph = graph
+        self._p = arr
+
+    @classmethod
+    def from_rainbow_order(cls, graph: RainbowGraph, vectors: Any, *,
+                           atol: float = ROW_ATOL) -> Mechanism:
+        r"""Build a mechanism from vectors given in each node's rainbow order.
+
+        ``vectors[i, k]`` is :math:`\mathbb P[\mathcal M(d_i) = f(d_i)_k]`, the convention of
+        Definition 3 and of Section 4 of Gu et al.
+
+        Examples
+        --------
+        >>> G = RainbowGraph.cycle([("a", "b"), ("a", "b"), ("b", "a")])
+        >>> Mechanism.from_rainbow_order(G, [[0.9, 0.1]] * 3).row(2).tolist()
+        [0.1, 0.9]
+        """
+        if not isinstance(graph, RainbowGraph):
+            raise TypeError(f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}.")
+        v = np.asarray(vectors, dtype=np.float64)
+        if v.shape != (graph.n_nodes, graph.n_outputs):
+            raise InvalidMechanismError(f"`vectors` must have shape ({graph.n_nodes}, "
+                                        f"{graph.n_outputs}), got shape {v.shape}.")
+        return cls(graph, np.take_along_axis(v, graph.ranks, axis=1), atol=atol)
+
+    # ------------------------------------------------------------------ views
+    @property
+    def graph(self) -> RainbowGraph:
+        """The rainbow graph."""
+        return self._graph
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """Read-only (N, q) array in ``graph.outputs`` order."""
+        return self._p
+
+    def in_rainbow_order(self) -> np.ndarray:
+        r"""(N, q) array :math:`\vec{\mathcal M}(d)_k = \mathbb P[\mathcal M(d) = f(d)_k]`."""
+        return np.take_along_axis(self._p, self._graph.order, axis=1)
+
+    def row(self, node: Hashable) -> np.ndarray:
+        """The output distribution of ``node`` (a copy), in ``graph.outputs`` order."""
+        return self._p[self._graph.index_of(node)].copy()
+
+    def to_dict(self) -> dict:
+        """``{node: list of probabilities}`` in ``graph.outputs`` order."""
+        return dict(zip(self._graph.nodes, self._p.tolist(), strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mechanism):
+            return NotImplemented
+        return self._graph is other._graph and np.array_equal(self._p, other._p)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Mechanism(graph={self._graph!r})"
+
+    # ------------------------------------------------------------------ exact sampling
+    @staticmethod
+    def _integer_cdf(p: np.ndarray, bits: int) -> np.ndarray:
+        """Integer CDFs (last axis) over ``2**bits``; zero-probability outputs keep zero mass."""
+        scale = float(2**bits)
+        cdf = np.rint(np.cumsum(p, axis=-1) * scale).astype(np.int64)
+        np.clip(cdf, 0, 2**bits, out=cdf)
+        # Everything from the last output with positive probability on is the full mass, so
+        # trailing zero-probability outputs are never sampled.
+        q = p.shape[-1]
+        last = q - 1 - np.argmax((p > 0)[..., ::-1], axis=-1)
+        cdf[np.arange(q) >= np.expand_dims(last, -1)] = 2**bits
+        return np.maximum.accumulate(cdf, axis=-1)
+
+    def quantised(self, bits: int = 53) -> Mechanism:
+        r"""The mechanism that :meth:`sample` actually samples with ``bits`` random bits.
+
+        Every probability becomes an integer multiple of :math:`2^{-\text{bits}}` (exact in
+        float64 for ``bits <= 53``). Verify it to know the privacy of what is released.
+
+        Examples
+        --------
+        >>> G = RainbowGraph.line([0, 1, 2], 1)
+        >>> M = Mechanism(G, [[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]])
+        >>> (M.quantised(4).probabilities * 16).tolist()
+        [[8.0, 5.0, 3.0], [3.0, 5.0, 8.0]]
+        """
+        bits = check_int(bits, "bits", minimum=1, maximum=53)
+        cdf = self._integer_cdf(self._p, bits)
+        pmf = np.diff(cdf, axis=1, prepend=0).astype(np.float64) / float(2**bits)
+        return Mechanism(self._graph, pmf)
+
+    def sample(self, node: Hashable, size: int | None = None, *, rng: Any = "secure",
+               bits: int = 53) -> Any:
+        r"""Draw outputs of :math:`\mathcal M(d)` exactly from :meth:`quantised` ``(bits)``.
+
+        A uniform ``bits``-bit integer U is compared with the integer CDF ``c``; the output is
+        the first j with ``U < c[j]``. Only integer comparisons are made.
+
+        Parameters
+        ----------
+        node : hashable
+            The dataset d.
+        size : int, optional
+            Number of draws; ``None`` returns a single output.
+        rng : "secure" or numpy.random.Generator, default "secure"
+            Source of randomness: ``"secure"`` reads the operating system's CSPRNG (as the
+            :mod:`secrets` module does); a ``numpy.random.Generator`` gives reproducible draws
+            for testing.
+        bits : int, default 53
+            Resolution k of the CDF, :math:`1 \le k \le 53`.
+
+        Returns
+        -------
+        output or numpy.ndarray
+            One output label, or an array of ``size`` labels.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> G = RainbowGraph.line(["a", "b"], 1)
+        >>> M = Mechanism(G, [[1.0, 0.0], [0.25, 0.75]])
+        >>> M.sample(0, 3, rng=np.random.default_rng(0)).tolist()
+        ['a', 'a', 'a']
+        """
+        i = self._graph.index_of(node)
+        bits = check_int(bits, "bits", minimum=1, maximum=53)
+        n = 1 if size is None else check_int(size, "size", minimum=0)
+        if isinstance(rng, str):
+            if rng != "secure":
+                raise ValueError(f"`rng` must be 'secure' or a numpy Generator, got rng={rng!r}.")
+            raw = np.frombuffer(os.urandom(8 * n), dtype=np.uint64)
+            u = (raw >> np.uint64(64 - bits)).astype(np.int64)
+        elif isinstance(rng, np.random.Generator):
+            u = rng.integers(0, 2**bits, size=n, dtype=np.int64)
+        else:
+            raise TypeError(f"`rng` must be 'secure' or a numpy.random.Generator, got "
+                            f"rng={rng!r}.")
+        cdf = self._integer_cdf(self._p[i], bits)
+        idx = np.searchsorted(cdf, u, side="right")
+        labels = np.empty(self._graph.n_outputs, dtype=object)
+        labels[:] = self._graph.outputs
+        if all(isinstance(o, int | np.integer) and not isinstance(o, bool)
+               for o in self._graph.outputs):
+            labels = labels.astype(np.int64)
+        out = labels[idx]
+        return out[0] if size is None else out
