@@ -53,8 +53,9 @@ def check_delta(value: Any, name: str = "delta") -> float:
     return x
 
 
-def check_int(value: Any, name: str, *, minimum: int | None = None,
-              maximum: int | None = None) -> int:
+def check_int(
+    value: Any, name: str, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
     """Check an integer argument (``bool`` is rejected) and optional bounds."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"`{name}` must be an integer, got {name}={value!r}.")
@@ -66,9 +67,14 @@ def check_int(value: Any, name: str, *, minimum: int | None = None,
     return x
 
 
-def check_probability_vector(value: Any, name: str, *, size: int | None = None,
-                             atol: float = 1e-9,
-                             error: type[Exception] = ValueError) -> np.ndarray:
+def check_probability_vector(
+    value: Any,
+    name: str,
+    *,
+    size: int | None = None,
+    atol: float = 1e-9,
+    error: type[Exception] = ValueError,
+) -> np.ndarray:
     """Return ``value`` as a 1-D float64 array after checking it is a probability vector.
 
     The entries must be finite and non-negative and sum to one within ``atol``.
@@ -78,7 +84,9 @@ def check_probability_vector(value: Any, name: str, *, size: int | None = None,
     except (TypeError, ValueError) as exc:
         raise TypeError(f"`{name}` must be a vector of numbers, got {name}={value!r}.") from exc
     if arr.ndim != 1:
-        raise error(f"`{name}` must be one-dimensional, got shape {arr.shape} for {name}={value!r}.")
+        raise error(
+            f"`{name}` must be one-dimensional, got shape {arr.shape} for {name}={value!r}."
+        )
     if size is not None and arr.shape[0] != size:
         raise error(f"`{name}` must have {size} entries, got {arr.shape[0]}: {name}={value!r}.")
     if not np.all(np.isfinite(arr)):
@@ -87,8 +95,9 @@ def check_probability_vector(value: Any, name: str, *, size: int | None = None,
         raise error(f"`{name}` must be non-negative, got {name}={value!r}.")
     total = float(arr.sum())
     if abs(total - 1.0) > atol:
-        raise error(f"`{name}` must sum to 1 (within {atol:g}), got sum {total!r} for "
-                    f"{name}={value!r}.")
+        raise error(
+            f"`{name}` must sum to 1 (within {atol:g}), got sum {total!r} for {name}={value!r}."
+        )
     return arr
 
 

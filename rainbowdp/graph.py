@@ -65,7 +65,9 @@ def _check_outputs(outputs: Any) -> tuple:
             "`outputs` is required: pass it or set the graph attribute 'outputs', got outputs=None."
         )
     if isinstance(outputs, str | bytes) or not isinstance(outputs, Iterable):
-        raise TypeError(f"`outputs` must be a sequence of hashable values, got outputs={outputs!r}.")
+        raise TypeError(
+            f"`outputs` must be a sequence of hashable values, got outputs={outputs!r}."
+        )
     outs = tuple(outputs)
     if len(outs) == 0:
         raise InvalidGraphError(f"`outputs` must not be empty, got outputs={outputs!r}.")
@@ -73,18 +75,24 @@ def _check_outputs(outputs: Any) -> tuple:
         try:
             hash(o)
         except TypeError as exc:
-            raise TypeError(f"`outputs` must be hashable, got unhashable output {o!r} in "
-                            f"outputs={outputs!r}.") from exc
+            raise TypeError(
+                f"`outputs` must be hashable, got unhashable output {o!r} in outputs={outputs!r}."
+            ) from exc
     if len(set(outs)) != len(outs):
         dup = next(o for o in outs if outs.count(o) > 1)
-        raise InvalidGraphError(f"`outputs` must not repeat a value, got {dup!r} twice in "
-                                f"outputs={outputs!r}.")
+        raise InvalidGraphError(
+            f"`outputs` must not repeat a value, got {dup!r} twice in outputs={outputs!r}."
+        )
     return outs
 
 
 def _default_loss(output: Any, answer: Any) -> float:
-    if (isinstance(output, numbers.Real) and isinstance(answer, numbers.Real)
-            and not isinstance(output, bool) and not isinstance(answer, bool)):
+    if (
+        isinstance(output, numbers.Real)
+        and isinstance(answer, numbers.Real)
+        and not isinstance(output, bool)
+        and not isinstance(answer, bool)
+    ):
         return abs(float(output) - float(answer))
     return 0.0 if output == answer else 1.0
 
@@ -131,16 +139,26 @@ class RainbowGraph:
     ([1], [0])
     """
 
-    def __init__(self, graph: nx.Graph, outputs: Sequence[Hashable] | None = None, *,
-                 rainbow: str = "rainbow", boundary: Iterable[Hashable] | None = None) -> None:
+    def __init__(
+        self,
+        graph: nx.Graph,
+        outputs: Sequence[Hashable] | None = None,
+        *,
+        rainbow: str = "rainbow",
+        boundary: Iterable[Hashable] | None = None,
+    ) -> None:
         if not isinstance(graph, nx.Graph):
             raise TypeError(f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}.")
         if graph.is_directed():
-            raise InvalidGraphError("`graph` must be undirected, got a directed graph "
-                                    f"({type(graph).__name__}); use graph.to_undirected().")
+            raise InvalidGraphError(
+                "`graph` must be undirected, got a directed graph "
+                f"({type(graph).__name__}); use graph.to_undirected()."
+            )
         if graph.is_multigraph():
-            raise InvalidGraphError("`graph` must be a simple graph, got a multigraph "
-                                    f"({type(graph).__name__}); use nx.Graph(graph).")
+            raise InvalidGraphError(
+                "`graph` must be a simple graph, got a multigraph "
+                f"({type(graph).__name__}); use nx.Graph(graph)."
+            )
         if graph.number_of_nodes() == 0:
             raise InvalidGraphError("`graph` must have at least one node, got an empty graph.")
         loop = next(nx.selfloop_edges(graph), None)
@@ -155,39 +173,59 @@ class RainbowGraph:
         for i, node in enumerate(nodes):
             rb = graph.nodes[node].get(rainbow)
             if rb is None:
-                raise InvalidGraphError(f"node {node!r} has no `{rainbow}` attribute; every node "
-                                        "needs a rainbow (a permutation of `outputs`).")
+                raise InvalidGraphError(
+                    f"node {node!r} has no `{rainbow}` attribute; every node "
+                    "needs a rainbow (a permutation of `outputs`)."
+                )
             if isinstance(rb, str | bytes) or not isinstance(rb, Iterable):
-                raise InvalidGraphError(f"the rainbow of node {node!r} must be a sequence of "
-                                        f"outputs, got {rb!r}.")
+                raise InvalidGraphError(
+                    f"the rainbow of node {node!r} must be a sequence of outputs, got {rb!r}."
+                )
             try:
                 key = tuple(out_index[o] for o in rb)
             except (KeyError, TypeError):
                 raise InvalidGraphError(
                     f"the rainbow of node {node!r} must be a permutation of outputs={outs!r}, "
-                    f"got {rb!r} (it names an unknown output).") from None
+                    f"got {rb!r} (it names an unknown output)."
+                ) from None
             if len(key) != q or len(set(key)) != q:
                 raise InvalidGraphError(
                     f"the rainbow of node {node!r} must be a permutation of outputs={outs!r}, "
-                    f"got {rb!r}.")
+                    f"got {rb!r}."
+                )
             ids[i] = table.setdefault(key, len(table))
         rainbow_table = np.array(list(table), dtype=np.intp).reshape(len(table), q)
         index = {node: i for i, node in enumerate(nodes)}
         m = graph.number_of_edges()
-        flat = np.fromiter((index[x] for e in graph.edges() for x in e), dtype=np.intp,
-                           count=2 * m)
+        flat = np.fromiter((index[x] for e in graph.edges() for x in e), dtype=np.intp, count=2 * m)
         edges = np.sort(flat.reshape(m, 2), axis=1)
         if boundary is None:
             boundary = graph.graph.get("boundary")
-        self._init(nodes, outs, edges, rainbow_table, ids, nx_graph=graph, node_index=index,
-                   boundary=boundary)
+        self._init(
+            nodes,
+            outs,
+            edges,
+            rainbow_table,
+            ids,
+            nx_graph=graph,
+            node_index=index,
+            boundary=boundary,
+        )
 
     # ------------------------------------------------------------------ construction helpers
-    def _init(self, nodes: Sequence[Hashable] | None, outputs: tuple, edges: np.ndarray,
-              rainbow_table: np.ndarray, rainbow_ids: np.ndarray, *,
-              nx_graph: nx.Graph | None = None, node_index: dict | None = None,
-              boundary: Iterable[Hashable] | None = None,
-              answers: Sequence[Any] | None = None) -> None:
+    def _init(
+        self,
+        nodes: Sequence[Hashable] | None,
+        outputs: tuple,
+        edges: np.ndarray,
+        rainbow_table: np.ndarray,
+        rainbow_ids: np.ndarray,
+        *,
+        nx_graph: nx.Graph | None = None,
+        node_index: dict | None = None,
+        boundary: Iterable[Hashable] | None = None,
+        answers: Sequence[Any] | None = None,
+    ) -> None:
         self._nodes = list(nodes) if nodes is not None else None
         self._n = len(rainbow_ids)
         self._outputs = outputs
@@ -200,7 +238,9 @@ class RainbowGraph:
         declared = np.zeros(self._n, dtype=bool)
         if boundary is not None:
             if isinstance(boundary, str | bytes) or not isinstance(boundary, Iterable):
-                raise TypeError(f"`boundary` must be an iterable of nodes, got boundary={boundary!r}.")
+                raise TypeError(
+                    f"`boundary` must be an iterable of nodes, got boundary={boundary!r}."
+                )
             for node in boundary:
                 declared[self.index_of(node if not isinstance(node, list) else tuple(node))] = True
         self._declared = _readonly(declared)
@@ -212,9 +252,16 @@ class RainbowGraph:
         return obj
 
     @classmethod
-    def from_edges(cls, edges: Any, *, outputs: Sequence[Hashable], rainbow_table: Any,
-                   rainbow_ids: Any, nodes: Sequence[Hashable] | None = None,
-                   boundary: Iterable[Hashable] | None = None) -> RainbowGraph:
+    def from_edges(
+        cls,
+        edges: Any,
+        *,
+        outputs: Sequence[Hashable],
+        rainbow_table: Any,
+        rainbow_ids: Any,
+        nodes: Sequence[Hashable] | None = None,
+        boundary: Iterable[Hashable] | None = None,
+    ) -> RainbowGraph:
         r"""Build a rainbow graph from integer arrays, without building a networkx graph.
 
         This is the constructor for large graphs: its cost is a few vectorised passes over the
@@ -252,57 +299,77 @@ class RainbowGraph:
         q = len(outs)
         table = np.asarray(rainbow_table)
         if table.ndim != 2 or table.shape[1] != q or table.shape[0] == 0:
-            raise InvalidGraphError(f"`rainbow_table` must have shape (R, {q}) with R >= 1, got "
-                                    f"shape {table.shape}.")
+            raise InvalidGraphError(
+                f"`rainbow_table` must have shape (R, {q}) with R >= 1, got shape {table.shape}."
+            )
         if not np.issubdtype(table.dtype, np.integer):
             raise TypeError(f"`rainbow_table` must hold integers, got dtype {table.dtype}.")
         bad = np.flatnonzero(np.any(np.sort(table, axis=1) != np.arange(q), axis=1))
         if bad.size:
-            raise InvalidGraphError(f"`rainbow_table` row {int(bad[0])} must be a permutation of "
-                                    f"range({q}), got {table[bad[0]].tolist()}.")
+            raise InvalidGraphError(
+                f"`rainbow_table` row {int(bad[0])} must be a permutation of "
+                f"range({q}), got {table[bad[0]].tolist()}."
+            )
         ids = np.asarray(rainbow_ids)
         if ids.ndim != 1 or ids.shape[0] == 0 or not np.issubdtype(ids.dtype, np.integer):
-            raise InvalidGraphError("`rainbow_ids` must be a non-empty 1-D integer array, got "
-                                    f"shape {ids.shape} and dtype {ids.dtype}.")
+            raise InvalidGraphError(
+                "`rainbow_ids` must be a non-empty 1-D integer array, got "
+                f"shape {ids.shape} and dtype {ids.dtype}."
+            )
         if ids.min() < 0 or ids.max() >= table.shape[0]:
-            raise InvalidGraphError(f"`rainbow_ids` must lie in [0, {table.shape[0]}), got values "
-                                    f"in [{ids.min()}, {ids.max()}].")
+            raise InvalidGraphError(
+                f"`rainbow_ids` must lie in [0, {table.shape[0]}), got values "
+                f"in [{ids.min()}, {ids.max()}]."
+            )
         n = ids.shape[0]
         e = np.asarray(edges)
         if e.size == 0:
             e = np.empty((0, 2), dtype=np.intp)
         if e.ndim != 2 or e.shape[1] != 2 or not np.issubdtype(e.dtype, np.integer):
-            raise InvalidGraphError(f"`edges` must be an integer array of shape (E, 2), got shape "
-                                    f"{e.shape} and dtype {e.dtype}.")
+            raise InvalidGraphError(
+                f"`edges` must be an integer array of shape (E, 2), got shape "
+                f"{e.shape} and dtype {e.dtype}."
+            )
         if e.size and (e.min() < 0 or e.max() >= n):
-            raise InvalidGraphError(f"`edges` must hold node indices in [0, {n}), got values in "
-                                    f"[{e.min()}, {e.max()}].")
+            raise InvalidGraphError(
+                f"`edges` must hold node indices in [0, {n}), got values in [{e.min()}, {e.max()}]."
+            )
         e = np.sort(e.astype(np.intp, copy=False), axis=1)
         loops = np.flatnonzero(e[:, 0] == e[:, 1])
         if loops.size:
-            raise InvalidGraphError(f"`edges` must not contain self-loops, got {e[loops[0]].tolist()}"
-                                    f" at row {int(loops[0])}.")
+            raise InvalidGraphError(
+                f"`edges` must not contain self-loops, got {e[loops[0]].tolist()}"
+                f" at row {int(loops[0])}."
+            )
         keys = e[:, 0].astype(np.int64) * n + e[:, 1]
         skeys = np.sort(keys)
         dup = np.flatnonzero(skeys[1:] == skeys[:-1])
         if dup.size:
             k = int(skeys[dup[0]])
-            raise InvalidGraphError(f"`edges` must list each edge once (a simple graph), got "
-                                    f"[{k // n}, {k % n}] twice.")
+            raise InvalidGraphError(
+                f"`edges` must list each edge once (a simple graph), got [{k // n}, {k % n}] twice."
+            )
         if nodes is not None:
             nodes = list(nodes)
             if len(nodes) != n:
-                raise InvalidGraphError(f"`nodes` must have {n} labels (one per rainbow id), got "
-                                        f"{len(nodes)}.")
+                raise InvalidGraphError(
+                    f"`nodes` must have {n} labels (one per rainbow id), got {len(nodes)}."
+                )
             if len(set(nodes)) != n:
                 raise InvalidGraphError("`nodes` must not repeat a label.")
-        return cls._from_parts(nodes, outs, e, table.astype(np.intp), ids.astype(np.intp),
-                               boundary=boundary)
+        return cls._from_parts(
+            nodes, outs, e, table.astype(np.intp), ids.astype(np.intp), boundary=boundary
+        )
 
     @classmethod
-    def from_query(cls, graph: nx.Graph, outputs: Sequence[Hashable], *,
-                   answer: str | Callable[[Hashable], Any] | Mapping = "answer",
-                   loss: Loss | None = None) -> RainbowGraph:
+    def from_query(
+        cls,
+        graph: nx.Graph,
+        outputs: Sequence[Hashable],
+        *,
+        answer: str | Callable[[Hashable], Any] | Mapping = "answer",
+        loss: Loss | None = None,
+    ) -> RainbowGraph:
         r"""Rainbow graph of a query: each node prefers outputs close to its true answer.
 
         The rainbow of node d is ``outputs`` sorted by ``loss(output, a(d))`` (a stable sort, so
@@ -337,8 +404,10 @@ class RainbowGraph:
         if isinstance(answer, str):
             missing = [d for d in nodes if answer not in graph.nodes[d]]
             if missing:
-                raise InvalidGraphError(f"node {missing[0]!r} has no `{answer}` attribute "
-                                        "(the true query answer, see `answer`).")
+                raise InvalidGraphError(
+                    f"node {missing[0]!r} has no `{answer}` attribute "
+                    "(the true query answer, see `answer`)."
+                )
             answers = [graph.nodes[d][answer] for d in nodes]
         elif isinstance(answer, Mapping):
             missing = [d for d in nodes if d not in answer]
@@ -348,21 +417,24 @@ class RainbowGraph:
         elif callable(answer):
             answers = [answer(d) for d in nodes]
         else:
-            raise TypeError(f"`answer` must be an attribute name, a mapping or a callable, got "
-                            f"answer={answer!r}.")
+            raise TypeError(
+                f"`answer` must be an attribute name, a mapping or a callable, got "
+                f"answer={answer!r}."
+            )
         lossf = loss or _default_loss
         numeric = loss is None and all(
-            isinstance(x, numbers.Real) and not isinstance(x, bool) for x in (*outs, *answers))
+            isinstance(x, numbers.Real) and not isinstance(x, bool) for x in (*outs, *answers)
+        )
         if numeric:
-            losses = np.abs(np.asarray(outs, dtype=float)[None, :]
-                            - np.asarray(answers, dtype=float)[:, None])
+            losses = np.abs(
+                np.asarray(outs, dtype=float)[None, :] - np.asarray(answers, dtype=float)[:, None]
+            )
         else:
             losses = np.array([[float(lossf(o, a)) for o in outs] for a in answers], dtype=float)
             losses = losses.reshape(len(nodes), len(outs))
         if not np.all(np.isfinite(losses)):
             raise ValueError("`loss` must return finite numbers, got a non-finite loss.")
         order = np.argsort(losses, axis=1, kind="stable")
-        table, ids = np.unique(order, axis=0, return_inverse=True)
         h = nx.Graph(graph)
         for d, row in zip(nodes, order, strict=True):
             h.nodes[d]["rainbow"] = [outs[j] for j in row]
@@ -386,13 +458,19 @@ class RainbowGraph:
         outs = _check_outputs(rainbow)
         n = check_int(n, "n", minimum=0)
         edges = np.column_stack([np.arange(n), np.arange(1, n + 1)])
-        return cls._from_parts(list(range(n + 1)), outs, edges,
-                               np.arange(len(outs), dtype=np.intp)[None, :],
-                               np.zeros(n + 1, dtype=np.intp), boundary=[0])
+        return cls._from_parts(
+            list(range(n + 1)),
+            outs,
+            edges,
+            np.arange(len(outs), dtype=np.intp)[None, :],
+            np.zeros(n + 1, dtype=np.intp),
+            boundary=[0],
+        )
 
     @classmethod
-    def cycle(cls, rainbows: Sequence[Sequence[Hashable]], *,
-              outputs: Sequence[Hashable] | None = None) -> RainbowGraph:
+    def cycle(
+        cls, rainbows: Sequence[Sequence[Hashable]], *, outputs: Sequence[Hashable] | None = None
+    ) -> RainbowGraph:
         r"""A cycle 0–1–…–(m−1)–0 where node i has rainbow ``rainbows[i]``.
 
         Gu et al.'s Example 1 is ``cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])``.
@@ -405,15 +483,17 @@ class RainbowGraph:
         """
         rainbows = [tuple(r) for r in rainbows]
         if len(rainbows) < 3:
-            raise InvalidGraphError(f"`rainbows` must give at least 3 nodes for a simple cycle, got "
-                                    f"{len(rainbows)}.")
+            raise InvalidGraphError(
+                f"`rainbows` must give at least 3 nodes for a simple cycle, got {len(rainbows)}."
+            )
         g = nx.cycle_graph(len(rainbows))
         nx.set_node_attributes(g, dict(enumerate(rainbows)), "rainbow")
         return cls(g, outputs if outputs is not None else rainbows[0])
 
     @classmethod
-    def circulant(cls, n: int, distances: Iterable[int], *,
-                  distortion: Sequence[float] | None = None) -> RainbowGraph:
+    def circulant(
+        cls, n: int, distances: Iterable[int], *, distortion: Sequence[float] | None = None
+    ) -> RainbowGraph:
         r"""The modulo-addition instance of Kadam et al.: nodes and outputs :math:`0..n`.
 
         Nodes are query values q; :math:`q \sim q+\mu \pmod{n+1}` for every :math:`\mu` in
@@ -454,8 +534,14 @@ class RainbowGraph:
         e = np.unique(np.sort(np.column_stack([u, v]), axis=1), axis=0)
         order = (q[:, None] + eta_order[None, :]) % size
         table, ids = np.unique(order, axis=0, return_inverse=True)
-        G = cls._from_parts(list(range(size)), tuple(range(size)), e, table.astype(np.intp),
-                            ids.astype(np.intp).ravel(), answers=list(range(size)))
+        G = cls._from_parts(
+            list(range(size)),
+            tuple(range(size)),
+            e,
+            table.astype(np.intp),
+            ids.astype(np.intp).ravel(),
+            answers=list(range(size)),
+        )
         return G
 
     @classmethod
@@ -474,9 +560,17 @@ class RainbowGraph:
         return cls.from_query(nx.path_graph(n + 1), list(range(n + 1)), answer=lambda m: m)
 
     @classmethod
-    def from_records(cls, universe: Iterable[Hashable], *, size: int, query: Callable[[tuple], Any],
-                     outputs: Sequence[Hashable], relation: str = "add_remove",
-                     multiset: bool = True, loss: Loss | None = None) -> RainbowGraph:
+    def from_records(
+        cls,
+        universe: Iterable[Hashable],
+        *,
+        size: int,
+        query: Callable[[tuple], Any],
+        outputs: Sequence[Hashable],
+        relation: str = "add_remove",
+        multiset: bool = True,
+        loss: Loss | None = None,
+    ) -> RainbowGraph:
         r"""Dataset graph of all datasets over a small universe of records.
 
         Datasets are sorted tuples of records. With ``relation="add_remove"`` every dataset of at
@@ -514,8 +608,9 @@ class RainbowGraph:
             raise InvalidGraphError(f"`universe` must not repeat a record, got {recs!r}.")
         size = check_int(size, "size", minimum=0 if relation == "add_remove" else 1)
         if relation not in ("add_remove", "replace_one"):
-            raise ValueError("`relation` must be 'add_remove' or 'replace_one', got "
-                             f"relation={relation!r}.")
+            raise ValueError(
+                f"`relation` must be 'add_remove' or 'replace_one', got relation={relation!r}."
+            )
         if not callable(query):
             raise TypeError(f"`query` must be callable, got query={query!r}.")
         rank = {r: i for i, r in enumerate(recs)}
@@ -537,7 +632,7 @@ class RainbowGraph:
                             g.add_edge(ds, other)
             else:
                 for i in range(len(ds)):
-                    rest = ds[:i] + ds[i + 1:]
+                    rest = ds[:i] + ds[i + 1 :]
                     for r in recs:
                         other = canon((*rest, r))
                         if other != ds and other in g:
@@ -639,10 +734,15 @@ class RainbowGraph:
         try:
             key = [self.output_index[o] for o in rainbow]
         except (KeyError, TypeError):
-            raise InvalidGraphError(f"`rainbow` must be a permutation of outputs="
-                                    f"{self._outputs!r}, got rainbow={rainbow!r}.") from None
-        hit = np.flatnonzero(np.all(self._rainbow_table == np.asarray(key), axis=1)) \
-            if len(key) == self.n_outputs else np.empty(0)
+            raise InvalidGraphError(
+                f"`rainbow` must be a permutation of outputs="
+                f"{self._outputs!r}, got rainbow={rainbow!r}."
+            ) from None
+        hit = (
+            np.flatnonzero(np.all(self._rainbow_table == np.asarray(key), axis=1))
+            if len(key) == self.n_outputs
+            else np.empty(0)
+        )
         if hit.size == 0:
             raise InvalidGraphError(f"no node has the rainbow {tuple(rainbow)!r}.")
         return int(hit[0])
@@ -686,7 +786,7 @@ class RainbowGraph:
         return [self.nodes[i] for i in np.flatnonzero(mask)]
 
     def interior(self, rainbow: Sequence[Hashable]) -> list:
-        r""":math:`(B^c)^\circ` (eq. 3.1): nodes of :math:`B^c` all of whose neighbours are in it."""
+        r""":math:`(B^c)^\circ` (eq. 3.1): nodes of :math:`B^c` whose neighbours are all in it."""
         mask = self._region_mask(rainbow) & ~self.boundary_mask
         return [self.nodes[i] for i in np.flatnonzero(mask)]
 
@@ -697,9 +797,10 @@ class RainbowGraph:
         if self._nx is None:
             g = nx.Graph(outputs=list(self._outputs))
             rbs = self.rainbows
-            g.add_nodes_from((node, {"rainbow": list(rbs[r])})
-                             for node, r in zip(self.nodes, self._rainbow_ids.tolist(),
-                                                strict=True))
+            g.add_nodes_from(
+                (node, {"rainbow": list(rbs[r])})
+                for node, r in zip(self.nodes, self._rainbow_ids.tolist(), strict=True)
+            )
             nodes = self.nodes
             g.add_edges_from((nodes[a], nodes[b]) for a, b in self._edges.tolist())
             if self._declared.any():
@@ -708,5 +809,7 @@ class RainbowGraph:
         return self._nx
 
     def __repr__(self) -> str:
-        return (f"RainbowGraph(n_nodes={self.n_nodes}, n_edges={self.n_edges}, "
-                f"outputs={self._outputs!r}, n_rainbows={self._rainbow_table.shape[0]})")
+        return (
+            f"RainbowGraph(n_nodes={self.n_nodes}, n_edges={self.n_edges}, "
+            f"outputs={self._outputs!r}, n_rainbows={self._rainbow_table.shape[0]})"
+        )

@@ -68,53 +68,68 @@ class Mechanism:
         if isinstance(probabilities, Mapping):
             unknown = [d for d in probabilities if d not in graph.node_index]
             if unknown:
-                raise InvalidMechanismError(f"`probabilities` names node {unknown[0]!r}, which is "
-                                            "not in the graph.")
+                raise InvalidMechanismError(
+                    f"`probabilities` names node {unknown[0]!r}, which is not in the graph."
+                )
             missing = [d for d in graph.nodes if d not in probabilities]
             if missing:
-                raise InvalidMechanismError(f"`probabilities` has no distribution for node "
-                                            f"{missing[0]!r}.")
+                raise InvalidMechanismError(
+                    f"`probabilities` has no distribution for node {missing[0]!r}."
+                )
             rows = []
             for d in graph.nodes:
                 row = np.asarray(probabilities[d], dtype=np.float64)
                 if row.shape != (q,):
-                    raise InvalidMechanismError(f"the distribution of node {d!r} must have {q} "
-                                                f"entries, got {probabilities[d]!r}.")
+                    raise InvalidMechanismError(
+                        f"the distribution of node {d!r} must have {q} "
+                        f"entries, got {probabilities[d]!r}."
+                    )
                 rows.append(row)
             arr = np.array(rows, dtype=np.float64).reshape(n, q)
         else:
             try:
                 arr = np.array(probabilities, dtype=np.float64)
             except (TypeError, ValueError) as exc:
-                raise InvalidMechanismError("`probabilities` must be an (N, q) array of numbers "
-                                            f"or a mapping node -> vector: {exc}") from exc
+                raise InvalidMechanismError(
+                    "`probabilities` must be an (N, q) array of numbers "
+                    f"or a mapping node -> vector: {exc}"
+                ) from exc
             if arr.shape != (n, q):
-                raise InvalidMechanismError(f"`probabilities` must have shape ({n}, {q}) "
-                                            f"(nodes, outputs), got shape {arr.shape}.")
+                raise InvalidMechanismError(
+                    f"`probabilities` must have shape ({n}, {q}) "
+                    f"(nodes, outputs), got shape {arr.shape}."
+                )
         bad = ~np.isfinite(arr).all(axis=1)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise InvalidMechanismError(f"the distribution of node {graph.nodes[i]!r} must be "
-                                        f"finite, got {arr[i].tolist()}.")
+            raise InvalidMechanismError(
+                f"the distribution of node {graph.nodes[i]!r} must be "
+                f"finite, got {arr[i].tolist()}."
+            )
         neg = (arr < 0).any(axis=1)
         if neg.any():
             i = int(np.flatnonzero(neg)[0])
-            raise InvalidMechanismError(f"the distribution of node {graph.nodes[i]!r} must be "
-                                        f"non-negative, got {arr[i].tolist()}.")
+            raise InvalidMechanismError(
+                f"the distribution of node {graph.nodes[i]!r} must be "
+                f"non-negative, got {arr[i].tolist()}."
+            )
         sums = arr.sum(axis=1)
         off = np.abs(sums - 1.0) > atol
         if off.any():
             i = int(np.flatnonzero(off)[0])
-            raise InvalidMechanismError(f"the distribution of node {graph.nodes[i]!r} must sum "
-                                        f"to 1 (within {atol:g}), got sum {sums[i]!r} for "
-                                        f"{arr[i].tolist()}.")
+            raise InvalidMechanismError(
+                f"the distribution of node {graph.nodes[i]!r} must sum "
+                f"to 1 (within {atol:g}), got sum {sums[i]!r} for "
+                f"{arr[i].tolist()}."
+            )
         arr.setflags(write=False)
         self._graph = graph
         self._p = arr
 
     @classmethod
-    def from_rainbow_order(cls, graph: RainbowGraph, vectors: Any, *,
-                           atol: float = ROW_ATOL) -> Mechanism:
+    def from_rainbow_order(
+        cls, graph: RainbowGraph, vectors: Any, *, atol: float = ROW_ATOL
+    ) -> Mechanism:
         r"""Build a mechanism from vectors given in each node's rainbow order.
 
         ``vectors[i, k]`` is :math:`\mathbb P[\mathcal M(d_i) = f(d_i)_k]`, the convention of
@@ -130,8 +145,10 @@ class Mechanism:
             raise TypeError(f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}.")
         v = np.asarray(vectors, dtype=np.float64)
         if v.shape != (graph.n_nodes, graph.n_outputs):
-            raise InvalidMechanismError(f"`vectors` must have shape ({graph.n_nodes}, "
-                                        f"{graph.n_outputs}), got shape {v.shape}.")
+            raise InvalidMechanismError(
+                f"`vectors` must have shape ({graph.n_nodes}, "
+                f"{graph.n_outputs}), got shape {v.shape}."
+            )
         return cls(graph, np.take_along_axis(v, graph.ranks, axis=1), atol=atol)
 
     # ------------------------------------------------------------------ views
@@ -199,8 +216,9 @@ class Mechanism:
         pmf = np.diff(cdf, axis=1, prepend=0).astype(np.float64) / float(2**bits)
         return Mechanism(self._graph, pmf)
 
-    def sample(self, node: Hashable, size: int | None = None, *, rng: Any = "secure",
-               bits: int = 53) -> Any:
+    def sample(
+        self, node: Hashable, size: int | None = None, *, rng: Any = "secure", bits: int = 53
+    ) -> Any:
         r"""Draw outputs of :math:`\mathcal M(d)` exactly from :meth:`quantised` ``(bits)``.
 
         A uniform ``bits``-bit integer U is compared with the integer CDF ``c``; the output is
@@ -243,14 +261,14 @@ class Mechanism:
         elif isinstance(rng, np.random.Generator):
             u = rng.integers(0, 2**bits, size=n, dtype=np.int64)
         else:
-            raise TypeError(f"`rng` must be 'secure' or a numpy.random.Generator, got "
-                            f"rng={rng!r}.")
+            raise TypeError(f"`rng` must be 'secure' or a numpy.random.Generator, got rng={rng!r}.")
         cdf = self._integer_cdf(self._p[i], bits)
         idx = np.searchsorted(cdf, u, side="right")
         labels = np.empty(self._graph.n_outputs, dtype=object)
         labels[:] = self._graph.outputs
-        if all(isinstance(o, int | np.integer) and not isinstance(o, bool)
-               for o in self._graph.outputs):
+        if all(
+            isinstance(o, int | np.integer) and not isinstance(o, bool) for o in self._graph.outputs
+        ):
             labels = labels.astype(np.int64)
         out = labels[idx]
         return out[0] if size is None else out

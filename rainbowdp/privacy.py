@@ -34,8 +34,12 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_delta, check_epsilon, check_nonnegative_float, \
-    check_probability_vector
+from ._validation import (
+    check_delta,
+    check_epsilon,
+    check_nonnegative_float,
+    check_probability_vector,
+)
 from .mechanism import Mechanism
 
 __all__ = [
@@ -70,7 +74,7 @@ def _as_pair(p: Any, q: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def hockey_stick(p: Any, q: Any, epsilon: float) -> float:
-    r"""Hockey-stick divergence :math:`H_{e^\epsilon}(P\|Q) = \sum_v \max\{P(v) - e^\epsilon Q(v), 0\}`.
+    r"""Hockey-stick divergence :math:`H_{e^\epsilon}(P\|Q)=\sum_v (P(v)-e^\epsilon Q(v))_+`.
 
     It is the smallest δ with :math:`P(S) \le e^\epsilon Q(S) + \delta` for every event S.
 
@@ -148,11 +152,15 @@ class VerificationReport:
 
     def __str__(self) -> str:
         verdict = "private" if self.is_private else "NOT private"
-        s = (f"({self.epsilon:g}, {self.delta:g})-DP: {verdict}; delta required at this epsilon "
-             f"= {self.delta_required:.6g}")
+        s = (
+            f"({self.epsilon:g}, {self.delta:g})-DP: {verdict}; delta required at this epsilon "
+            f"= {self.delta_required:.6g}"
+        )
         if self.worst_edge is not None:
-            s += (f" on edge {self.worst_edge[0]!r} -> {self.worst_edge[1]!r} with event "
-                  f"{set(self.witness) if self.witness else '{}'}")
+            s += (
+                f" on edge {self.worst_edge[0]!r} -> {self.worst_edge[1]!r} with event "
+                f"{set(self.witness) if self.witness else '{}'}"
+            )
         if not self.is_private:
             s += f"; {self.n_violations} violating edge(s)"
         return s
@@ -164,8 +172,11 @@ def _check_mechanism(mechanism: Any) -> Mechanism:
     return mechanism
 
 
-def _directed_divergences(p: np.ndarray, edges: np.ndarray, x: float,
-                          ) -> tuple[np.ndarray, np.ndarray]:
+def _directed_divergences(
+    p: np.ndarray,
+    edges: np.ndarray,
+    x: float,
+) -> tuple[np.ndarray, np.ndarray]:
     """H_x(P_u||P_v) and H_x(P_v||P_u) for every edge (u, v), computed in chunks."""
     n_e, q = edges.shape[0], p.shape[1]
     fwd = np.empty(n_e)
@@ -192,8 +203,9 @@ def _directed_divergences(p: np.ndarray, edges: np.ndarray, x: float,
     return fwd, bwd
 
 
-def verify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0,
-           tol: float = 0.0) -> VerificationReport:
+def verify(
+    mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: float = 0.0
+) -> VerificationReport:
     r"""Check (ε, δ)-DP of ``mechanism`` on every edge of its graph, exactly.
 
     For every edge :math:`d \sim d'` both hockey-stick divergences are computed; the mechanism
@@ -247,9 +259,16 @@ def verify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0,
     witness = tuple(o for o, keep in zip(g.outputs, s_mask, strict=True) if keep)
     n_viol = int(np.count_nonzero(edge_deltas > dlt + slack))
     return VerificationReport(
-        is_private=n_viol == 0, epsilon=eps, delta=dlt, delta_required=worst,
-        worst_edge=(g.nodes[u], g.nodes[v]), witness=witness, edge_deltas=edge_deltas,
-        tolerance=slack, n_violations=n_viol)
+        is_private=n_viol == 0,
+        epsilon=eps,
+        delta=dlt,
+        delta_required=worst,
+        worst_edge=(g.nodes[u], g.nodes[v]),
+        witness=witness,
+        edge_deltas=edge_deltas,
+        tolerance=slack,
+        n_violations=n_viol,
+    )
 
 
 def privacy_profile(mechanism: Mechanism, epsilons: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -349,7 +368,7 @@ def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
     best = 1.0
     chunk = max(1, CHUNK_ELEMENTS // p.shape[1])
     for start in range(0, edges.shape[0], chunk):
-        e = edges[start:start + chunk]
+        e = edges[start : start + chunk]
         a, b = p[e[:, 0]], p[e[:, 1]]
         x = max(_pair_epsilon(a, b, dlt).max(), _pair_epsilon(b, a, dlt).max())
         best = max(best, float(x))
@@ -384,7 +403,7 @@ def pdp_delta(mechanism: Mechanism, epsilon: float, *, tol: float = 0.0) -> floa
     worst = 0.0
     chunk = max(1, CHUNK_ELEMENTS // p.shape[1])
     for start in range(0, edges.shape[0], chunk):
-        e = edges[start:start + chunk]
+        e = edges[start : start + chunk]
         a, b = p[e[:, 0]], p[e[:, 1]]
         fwd = np.where(a > x * b + t, a, 0.0).sum(axis=1)
         bwd = np.where(b > x * a + t, b, 0.0).sum(axis=1)

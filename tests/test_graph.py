@@ -1,0 +1,171 @@
+"""RainbowGraph: validation, regions (Gu et al., Definition 5), derived arrays, builders."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from rainbowdp.exceptions import InvalidGraphError
+from rainbowdp.graph import RainbowGraph
+
+from .strategies import rainbow_graphs
+
+
+def test_example1_regions():
+    # Gu et al., Example 1: B^c = {d1..d4}, boundary {d1, d4}, interior {d2, d3}.
+    G = RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
+    assert G.region((1, 2, 3)) == [0, 1, 2, 3]
+    assert G.boundary((1, 2, 3)) == [0, 3]
+    assert G.interior((1, 2, 3)) == [1, 2]
+    assert G.boundary((1, 3, 2)) == [4] and G.interior((1, 3, 2)) == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(rainbow_graphs(max_nodes=8, max_outputs=4))
+def test_derived_arrays_agree_with_networkx(G):
+    g = G.graph
+    # ranks and order are inverse permutations, and order lists the node's rainbow
+    n, q = G.n_nodes, G.n_outputs
+    assert np.array_equal(
+        np.take_along_axis(G.ranks, G.order, axis=1), np.tile(np.arange(q), (n, 1))
+    )
+    for i, node in enumerate(G.nodes):
+        assert [G.outputs[j] for j in G.order[i]] == list(G.rainbow(node))
+    # edges and adjacency
+    assert {frozenset((G.nodes[a], G.nodes[b])) for a, b in G.edges.tolist()} == {
+        frozenset(e) for e in g.edges
+    }
+    assert (G.adjacency != G.adjacency.T).nnz == 0
+    assert G.adjacency.sum() == 2 * G.n_edges
+    # Definition 5 by hand: boundary = nodes with a neighbour of another rainbow
+    for node in G.nodes:
+        on_boundary = any(G.rainbow(nb) != G.rainbow(node) for nb in g.neighbors(node))
+        assert G.boundary_mask[G.index_of(node)] == on_boundary
+        c = G.rainbow(node)
+        assert (node in G.boundary(c)) == on_boundary
+        assert (node in G.interior(c)) == (not on_boundary)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rainbow_graphs(max_nodes=8))
+def test_from_edges_equals_networkx_construction(G):
+    H = RainbowGraph.from_edges(
+        G.edges[:, ::-1],
+        outputs=G.outputs,
+        rainbow_table=G.rainbow_table,
+        rainbow_ids=G.rainbow_ids,
+        nodes=G.nodes,
+    )
+    assert np.array_equal(H.edges, G.edges)
+    assert np.array_equal(H.ranks, G.ranks)
+    assert np.array_equal(H.boundary_mask, G.boundary_mask)
+    assert nx.utils.graphs_equal(nx.Graph(H.graph.edges), nx.Graph(G.graph.edges))
+
+
+def test_line_declares_node_zero_boundary():
+    # Gu et al., Definition 7: dataset 0 is the boundary of the (c, n)-line.
+    G = RainbowGraph.line(["r", "g", "b"], 4)
+    assert G.boundary(["r", "g", "b"]) == [0]
+    assert G.interior(["r", "g", "b"]) == [1, 2, 3, 4]
+    assert G.graph.graph["boundary"] == [0]
+
+
+def test_circulant_is_the_modulo_neighbourhood():
+    # Kadam et al.: q ~ q + mu (mod n + 1) for mu in M.
+    G = RainbowGraph.circulant(8, [1, 2, 3])
+    assert G.n_edges == 27
+    expected = {frozenset((q, (q + mu) % 9)) for q in range(9) for mu in (1, 2, 3)}
+    assert {frozenset(e) for e in G.edges.tolist()} == expected
+    # rows are shifts: node q prefers q, q+1, ... (distortion eta = q~ - q mod 9)
+    for q in range(9):
+        assert G.rainbow(q) == tuple((q + k) % 9 for k in range(9))
+    # mu and n+1-mu give the same edges; mu = (n+1)/2 gives each edge once
+    assert RainbowGraph.circulant(7, [4]).n_edges == 4
+    # circular distortion: ties broken by eta, so rows stay shifts
+    G2 = RainbowGraph.circulant(4, [1], distortion=[0, 1, 2, 2, 1])
+    assert G2.rainbow(0) == (0, 1, 4, 2, 3) and G2.rainbow(1) == (1, 2, 0, 3, 4)
+
+
+def test_from_query_and_count_path():
+    G = RainbowGraph.count_path(3)
+    assert G.rainbow(0) == (0, 1, 2, 3) and G.rainbow(2) == (2, 1, 3, 0)
+    assert G.answers == (0, 1, 2, 3)
+    g = nx.path_graph(3)
+    nx.set_node_attributes(g, {0: "x", 1: "y", 2: "y"}, "answer")
+    H = RainbowGraph.from_query(g, ["x", "y", "z"])  # 0/1 loss for non-numbers, stable ties
+    assert H.rainbow(0) == ("x", "y", "z") and H.rainbow(1) == ("y", "x", "z")
+    K = RainbowGraph.from_query(
+        nx.path_graph(2), [0, 1, 2], answer={0: 2, 1: 0}, loss=lambda v, a: (v - a) ** 2
+    )
+    assert K.rainbow(0) == (2, 1, 0)
+
+
+def test_from_records_neighbourhoods():
+    # add/remove one record over the universe {a, b}, datasets of at most 2 records
+    G = RainbowGraph.from_records(["a", "b"], size=2, query=len, outputs=[0, 1, 2])
+    assert set(G.nodes) == {(), ("a",), ("b",), ("a", "a"), ("a", "b"), ("b", "b")}
+    assert G.graph.has_edge(("a",), ("a", "b")) and not G.graph.has_edge((), ("a", "b"))
+    assert G.rainbow(("a", "b")) == (2, 1, 0)
+    # replace one record: datasets of exactly 2 records, neighbours differ in one record
+    R = RainbowGraph.from_records(
+        ["a", "b", "c"],
+        size=2,
+        query=lambda d: d.count("a"),
+        outputs=[0, 1, 2],
+        relation="replace_one",
+        multiset=False,
+    )
+    assert set(R.nodes) == {("a", "b"), ("a", "c"), ("b", "c")}
+    assert R.n_edges == 3
+
+
+@pytest.mark.parametrize(
+    ("make", "exc", "match"),
+    [
+        (lambda: RainbowGraph(nx.DiGraph([(0, 1)]), [0]), InvalidGraphError, "directed"),
+        (lambda: RainbowGraph(nx.MultiGraph([(0, 1)]), [0]), InvalidGraphError, "multigraph"),
+        (lambda: RainbowGraph(nx.Graph(), [0]), InvalidGraphError, "empty"),
+        (lambda: RainbowGraph([(0, 1)], [0]), TypeError, "graph=list"),
+        (lambda: RainbowGraph(nx.Graph([(0, 0)]), [0]), InvalidGraphError, r"self-loops.*\(0, 0\)"),
+        (lambda: RainbowGraph.line(["a", "a"], 2), InvalidGraphError, "'a' twice"),
+        (lambda: RainbowGraph.line([["a"], "b"], 2), TypeError, "unhashable output"),
+        (lambda: RainbowGraph.line([], 2), InvalidGraphError, "outputs=()"),
+        (lambda: RainbowGraph.line(["a"], -1), ValueError, "n=-1"),
+        (lambda: RainbowGraph.circulant(4, [0]), ValueError, "distances=0"),
+        (lambda: RainbowGraph.cycle([(0, 1)] * 2), InvalidGraphError, "got 2"),
+    ],
+)
+def test_bad_graphs(make, exc, match):
+    with pytest.raises(exc, match=match):
+        make()
+
+
+def test_bad_rainbows_name_the_node():
+    g = nx.path_graph(3)
+    nx.set_node_attributes(g, {0: [0, 1], 1: [0, 1]}, "rainbow")
+    with pytest.raises(InvalidGraphError, match="node 2 has no `rainbow`"):
+        RainbowGraph(g, [0, 1])
+    g.nodes[2]["rainbow"] = [0, 0]
+    with pytest.raises(InvalidGraphError, match=r"node 2 must be a permutation.*\[0, 0\]"):
+        RainbowGraph(g, [0, 1])
+    g.nodes[2]["rainbow"] = [0, 5]
+    with pytest.raises(InvalidGraphError, match=r"node 2.*\[0, 5\]"):
+        RainbowGraph(g, [0, 1])
+
+
+def test_from_edges_rejects_bad_arrays():
+    kw = {"outputs": [0, 1], "rainbow_table": [[0, 1]], "rainbow_ids": [0, 0, 0]}
+    with pytest.raises(InvalidGraphError, match=r"\[1, 2\] twice"):
+        RainbowGraph.from_edges([[1, 2], [2, 1]], **kw)
+    with pytest.raises(InvalidGraphError, match=r"self-loops.*\[1, 1\]"):
+        RainbowGraph.from_edges([[1, 1]], **kw)
+    with pytest.raises(InvalidGraphError, match=r"\[0, 3\]"):
+        RainbowGraph.from_edges([[0, 3]], **kw)
+    with pytest.raises(InvalidGraphError, match=r"row 0 .*\[1, 1\]"):
+        RainbowGraph.from_edges(
+            [[0, 1]], outputs=[0, 1], rainbow_table=[[1, 1]], rainbow_ids=[0, 0, 0]
+        )
+    with pytest.raises(InvalidGraphError, match="no node has the rainbow"):
+        RainbowGraph.line([0, 1], 2).region([1, 0])

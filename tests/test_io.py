@@ -1,0 +1,127 @@
+"""Graph files: node-link JSON round trips, GraphML, malformed files, bundled graphs."""
+
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from rainbowdp import bundled
+from rainbowdp.exceptions import GraphFileError
+from rainbowdp.graph import RainbowGraph
+from rainbowdp.io import load, load_assignment, load_graph, load_mechanism, save_graph
+from rainbowdp.mechanism import Mechanism
+from rainbowdp.privacy import verify
+
+
+def test_round_trip_with_tuple_nodes_and_mechanism(tmp_path):
+    G = RainbowGraph.from_records(["a", "b"], size=2, query=len, outputs=[0, 1, 2])
+    M = Mechanism.from_rainbow_order(G, np.tile([0.5, 0.3, 0.2], (G.n_nodes, 1)))
+    path = save_graph(G, tmp_path / "records.json", mechanism=M, metadata={"note": "x"})
+    H, N = load(path)
+    assert H.nodes == G.nodes and np.array_equal(H.edges, G.edges)
+    assert np.array_equal(N.probabilities, M.probabilities)
+    assert H.graph.graph["note"] == "x"
+    data = json.loads(path.read_text())
+    assert "edges" in data and data["graph"]["outputs"] == [0, 1, 2]
+    # any networkx user can read the file
+    g = nx.node_link_graph(data, edges="edges")
+    assert g.number_of_edges() == G.n_edges
+
+
+def test_legacy_links_key_and_graphml(tmp_path):
+    G = RainbowGraph.line(["yes", "no"], 2)
+    data = nx.node_link_data(G.graph, edges="links")
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    assert load_graph(tmp_path / "old.json").n_edges == 2
+    g = nx.path_graph(3)
+    g.graph["outputs"] = json.dumps(["yes", "no"])
+    for v in g:
+        g.nodes[v]["rainbow"] = json.dumps(["yes", "no"] if v < 2 else ["no", "yes"])
+        g.nodes[v]["mechanism"] = json.dumps([0.5, 0.5])
+    nx.write_graphml(g, tmp_path / "g.graphml")
+    H, M = load(tmp_path / "g.graphml")
+    assert H.rainbow("2") == ("no", "yes") and M is not None
+
+
+def test_bundled_files_match_their_source_and_verdicts():
+    d = bundled.graphs_dir()
+    assert d is not None
+    for ex in bundled.examples():
+        G, M = load(d / f"{ex.name}.json")
+        assert G.nodes == ex.graph.nodes and np.array_equal(G.edges, ex.graph.edges)
+        assert np.array_equal(G.ranks, ex.graph.ranks)
+        assert np.array_equal(M.probabilities, ex.mechanism.probabilities)
+        expected = G.graph.graph["expected"]
+        assert expected["private"] == ex.private
+        rep = verify(M, epsilon=expected["epsilon"], delta=expected["delta"])
+        assert rep.is_private == expected["private"], ex.name
+
+
+def test_atomic_write_leaves_no_temporary_files(tmp_path):
+    G = RainbowGraph.line(["a", "b"], 1)
+    save_graph(G, tmp_path / "x.json")
+    save_graph(G, tmp_path / "x.json")  # overwrite in place
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json"]
+
+
+def test_assignments(tmp_path):
+    G = RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
+    (tmp_path / "b.json").write_text(
+        json.dumps(
+            {
+                "rainbows": [{"rainbow": [1, 2, 3], "distribution": [0.5, 0.3, 0.2]}],
+                "nodes": {"4": [0.4, 0.2, 0.4]},
+            }
+        )
+    )
+    a = load_assignment(tmp_path / "b.json", G)
+    assert a == {(1, 2, 3): [0.5, 0.3, 0.2], 4: [0.4, 0.2, 0.4]}
+
+
+@pytest.mark.parametrize(
+    ("content", "match"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "top level must be a JSON object"),
+        ('{"directed": true, "nodes": []}', "'directed' must be false"),
+        ('{"nodes": 3}', "'nodes' must be a list"),
+        ('{"graph": {"outputs": [0, 1]}, "nodes": [{"rainbow": [0, 1]}]}', r"nodes\[0\]"),
+        (
+            '{"graph": {"outputs": [0, 1]}, "nodes": [{"id": 0, "rainbow": [0, 1]}], '
+            '"edges": [{"source": 0, "target": 9}]}',
+            "unknown node 9",
+        ),
+        ('{"graph": {}, "nodes": [{"id": 0, "rainbow": [0, 1]}]}', "'outputs' must be a list"),
+        (
+            '{"graph": {"outputs": [0, 1]}, "nodes": [{"id": 0, "rainbow": [0, 2]}]}',
+            r"node 0 must be a permutation.*\[0, 2\]",
+        ),
+        (
+            '{"graph": {"outputs": [0, 1]}, "nodes": [{"id": 0, "rainbow": [0, 1], '
+            '"mechanism": [0.7, 0.7]}]}',
+            "field 'mechanism'.*1.4",
+        ),
+        (
+            '{"graph": {"outputs": [0, 1]}, "nodes": [{"id": 0, "rainbow": [0, 1], '
+            '"mechanism": [1, 0]}, {"id": 1, "rainbow": [0, 1]}]}',
+            "node 1 has no 'mechanism'",
+        ),
+    ],
+)
+def test_malformed_files_name_file_and_field(tmp_path, content, match):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(GraphFileError, match=match) as info:
+        load(path)
+    assert "bad.json" in str(info.value)
+
+
+def test_missing_file_and_missing_mechanism(tmp_path):
+    with pytest.raises(GraphFileError, match=r"nope\.json"):
+        load_graph(tmp_path / "nope.json")
+    save_graph(RainbowGraph.line(["a", "b"], 1), tmp_path / "plain.json")
+    with pytest.raises(GraphFileError, match="no 'mechanism'"):
+        load_mechanism(tmp_path / "plain.json")
