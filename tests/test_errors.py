@@ -113,7 +113,7 @@ def test_cli_errors_exit_2_with_one_line_naming_the_value(tmp_path, capsys, argv
 
     save_graph(G, path, mechanism=M)
     code = main([str(path) if a == "GRAPH" else a for a in argv])
-    out, err = capsys.readouterr()
+    _, err = capsys.readouterr()
     assert code == 2 and value in err and len(err.strip().splitlines()) == 1
 
 
