@@ -7,6 +7,7 @@ mechanisms in closed form or by linear / mixed-integer programming.
 """
 
 from . import exceptions
+from .certify import Certificate, Verdict, certify, exp_bounds
 from .exceptions import (
     GraphFileError,
     InfeasibleDesignError,
@@ -23,6 +24,14 @@ from .exceptions import (
 )
 from .graph import RainbowGraph
 from .mechanism import Mechanism
+from .order import (
+    dominates,
+    expected_utility,
+    is_order_reasonable,
+    mechanism_dominates,
+    prefix_sums,
+    utility_from_ranks,
+)
 from .privacy import (
     VerificationReport,
     are_close,
@@ -36,6 +45,7 @@ from .privacy import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "Certificate",
     "GraphFileError",
     "InfeasibleDesignError",
     "InvalidBoundaryError",
@@ -50,12 +60,21 @@ __all__ = [
     "SolverError",
     "SolverNotAvailableError",
     "SolverTimeLimitError",
+    "Verdict",
     "VerificationReport",
     "are_close",
+    "certify",
+    "dominates",
     "epsilon_for_delta",
     "exceptions",
+    "exp_bounds",
+    "expected_utility",
     "hockey_stick",
+    "is_order_reasonable",
+    "mechanism_dominates",
     "pdp_delta",
+    "prefix_sums",
     "privacy_profile",
+    "utility_from_ranks",
     "verify",
 ]

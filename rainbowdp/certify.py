@@ -1,0 +1,467 @@
+r"""Exact certification of a privacy verdict in rational arithmetic.
+
+:func:`rainbowdp.privacy.verify` decides (ε, δ)-DP in float64 with a rigorous slack.
+:func:`certify` re-decides it for the *exact* rational numbers stored in the mechanism: every
+float64 probability is a dyadic rational, and :math:`e^\epsilon` (irrational for every float
+ε > 0) is enclosed in rational bounds :math:`L \le e^\epsilon \le U` (:func:`exp_bounds`). Since
+the hockey-stick divergence :math:`x \mapsto H_x(P\|Q) = \sum_v \max\{P(v) - xQ(v), 0\}` is
+non-increasing in x,
+
+.. math::
+
+    H_U(P\|Q) \;\le\; H_{e^\epsilon}(P\|Q) \;\le\; H_L(P\|Q),
+
+and both sides are exact rationals. The answer is one of three verdicts: ``"private"`` (proved),
+``"not private"`` (proved, and beyond the float verifier's tolerance), or ``"undecided"`` (the
+exact δ required lies in the tolerance band, where the float verdict is not a proof either way).
+
+Exact arithmetic over millions of edges is slow, so most edges are settled by two rigorous float
+filters (see :func:`certify`, Notes); only the edges that they cannot settle, and the float worst
+edge, are recomputed with Python integers.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+import numpy as np
+
+from ._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
+from .mechanism import Mechanism
+from .privacy import _directed_divergences, float_error_bound
+
+__all__ = ["Certificate", "Verdict", "certify", "exp_bounds"]
+
+#: Bits of the dyadic denominators of the bounds on e^ε used by :func:`certify`.
+EXP_BITS = 200
+#: All float64 values in [0, 1] are integers once multiplied by 2**_P_SHIFT.
+_P_SHIFT = 1074
+#: Directed edges per block of the exact (Python-integer) computation.
+_EXACT_CHUNK = 2048
+#: Unit round-off of float64.
+_U = Fraction(1, 2**53)
+#: Largest absolute error of an underflowing float64 product.
+_TAU = Fraction(1, 2**1074)
+
+
+class Verdict(StrEnum):
+    """Outcome of :func:`certify`; compares equal to its string value."""
+
+    PRIVATE = "private"
+    NOT_PRIVATE = "not private"
+    UNDECIDED = "undecided"
+
+
+@dataclass(frozen=True)
+class Certificate:
+    r"""Result of :func:`certify`.
+
+    Attributes
+    ----------
+    verdict : Verdict
+        ``"private"`` iff ``delta_upper <= delta``; ``"not private"`` iff
+        ``delta_lower > threshold``; otherwise ``"undecided"``.
+    epsilon, delta, tol : float
+        The parameters certified.
+    delta_lower, delta_upper : fractions.Fraction
+        Rigorous bounds on the exact δ required at this ε,
+        :math:`\delta^* = \max_{d \sim d'} H_{e^\epsilon}(P_d \| P_{d'})` over both directions of
+        every edge, for the exact rationals of the stored probabilities.
+    worst_edge : tuple or None
+        Directed edge ``(d, d')`` with the largest exact lower bound :math:`H_U(P_d\|P_{d'})`
+        among the edges checked exactly; ``None`` for a graph without edges.
+    edges_checked_exactly : int
+        Number of (undirected) edges recomputed in exact arithmetic.
+    threshold : fractions.Fraction
+        Exact δ required above which the mechanism is declared not private: the number
+        :func:`~rainbowdp.privacy.verify` compares with (``delta + tol + float_error_bound(q)``,
+        evaluated in float64 as ``verify`` does) plus the larger of ``float_error`` and
+        ``float_error_bound(q)``.
+    exp_lower, exp_upper : fractions.Fraction
+        The bounds :math:`L \le e^\epsilon \le U` used.
+    float_error : fractions.Fraction
+        Rigorous bound on :math:`|\hat H - H_y|` for every directed edge and every
+        :math:`y \in [L, U]`, where :math:`\hat H` is the float64 divergence ``verify`` computes.
+    """
+
+    verdict: Verdict
+    epsilon: float
+    delta: float
+    tol: float
+    delta_lower: Fraction
+    delta_upper: Fraction
+    worst_edge: tuple | None
+    edges_checked_exactly: int
+    threshold: Fraction
+    exp_lower: Fraction
+    exp_upper: Fraction
+    float_error: Fraction
+
+    def __str__(self) -> str:
+        return (f"({self.epsilon:g}, {self.delta:g})-DP certified {self.verdict.value}: exact "
+                f"delta required in [{float(self.delta_lower):.17g}, "
+                f"{float(self.delta_upper):.17g}] ({self.edges_checked_exactly} edge(s) checked "
+                "exactly)")
+
+
+# ---------------------------------------------------------------------- e^ε in rationals
+def _exp_scaled(eps: Fraction, bits: int) -> tuple[int, int]:
+    """Integers (lo, hi) with lo / 2**bits <= e**eps <= hi / 2**bits, for eps >= 0."""
+    if eps == 0:
+        return 1 << bits, 1 << bits
+    # Argument reduction: r = eps / 2**s < 2**-8, then e**eps = (e**r) ** (2**s).
+    s = max(0, eps.numerator.bit_length() - eps.denominator.bit_length() + 9)
+    k = bits + s + 16  # working precision: s squarings double the relative error s times
+    one = 1 << k
+    num, den = eps.numerator << k, eps.denominator << s
+    r_lo, r_hi = num // den, -(-num // den)
+    lo = hi = t_lo = t_hi = one
+    n = 0
+    while True:
+        n += 1
+        t_lo = ((t_lo * r_lo) >> k) // n  # floor at each step: stays <= r_lo**n / n!
+        c = -((-t_hi * r_hi) >> k)  # ceil at each step: stays >= r_hi**n / n!
+        t_hi = -(-c // n)
+        lo += t_lo
+        hi += t_hi
+        # Tail sum_{j>n} r^j/j! <= t_n * (r/(n+1)) / (1 - r/(n+1)) <= 2 t_n r / (n+1).
+        if 2 * t_hi * r_hi < one * (n + 1):
+            hi += 1
+            break
+    for _ in range(s):
+        lo = (lo * lo) >> k
+        hi = -((-hi * hi) >> k)
+    shift = k - bits
+    return lo >> shift, -((-hi) >> shift)
+
+
+def exp_bounds(epsilon: float, *, bits: int = EXP_BITS) -> tuple[Fraction, Fraction]:
+    r"""Rational bounds :math:`L \le e^\epsilon \le U` with denominators :math:`2^{\text{bits}}`.
+
+    ε is taken as the exact rational value of the float64 ``epsilon``.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε >= 0.
+    bits : int, default 200
+        Denominator exponent, in [16, 100000].
+
+    Returns
+    -------
+    (Fraction, Fraction)
+        ``(L, U)``; ``L == U == 1`` for ε = 0, otherwise ``L < U`` and
+        :math:`U - L \le 2^{-\text{bits}} (2 + 2^{-10} e^\epsilon)`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``epsilon`` is not a finite number >= 0 or ``bits`` not an integer in range.
+
+    Notes
+    -----
+    With :math:`r = \epsilon / 2^s < 2^{-8}`, :math:`e^r` is enclosed by its Taylor partial sum
+    (every term positive) and the partial sum plus the tail bound
+    :math:`\sum_{j > n} r^j/j! \le 2\, r^{n+1}/(n+1)!`; each term is rounded down (lower) or up
+    (upper) to a multiple of :math:`2^{-k}`, so the enclosure survives the rounding. Squaring s
+    times, rounding outward each time, gives :math:`e^\epsilon`; the working precision
+    :math:`k = \text{bits} + s + 16` absorbs the doubling of the relative error per squaring.
+
+    Examples
+    --------
+    >>> lo, hi = exp_bounds(1.0)
+    >>> lo < hi, float(lo) <= math.e <= float(hi), float(hi - lo) < 1e-59
+    (True, True, True)
+    >>> exp_bounds(0.0)
+    (Fraction(1, 1), Fraction(1, 1))
+    """
+    eps = check_epsilon(epsilon)
+    b = check_int(bits, "bits", minimum=16, maximum=100_000)
+    lo, hi = _exp_scaled(Fraction(eps), b)
+    return Fraction(lo, 1 << b), Fraction(hi, 1 << b)
+
+
+# ---------------------------------------------------------------------- float helpers
+def _float_at_most(x: Fraction) -> float:
+    """Largest float64 <= x (x finite, |x| <= float max)."""
+    c = float(x)
+    if Fraction(c) > x:
+        c = math.nextafter(c, -math.inf)
+    return c
+
+
+def _certified_zero(p: np.ndarray, a: np.ndarray, b: np.ndarray, lf: float) -> np.ndarray:
+    """True where every output has P_a(v) <= lf * P_b(v) exactly (so H_y = 0 for y >= lf)."""
+    out = np.empty(a.shape[0], dtype=bool)
+    chunk = max(1, (1 << 16) // p.shape[1])
+    with np.errstate(over="ignore", under="ignore"):
+        for start in range(0, a.shape[0], chunk):
+            stop = start + chunk
+            y = p[b[start:stop]] * lf
+            np.nextafter(y, 0.0, out=y)
+            np.all(p[a[start:stop]] <= y, axis=1, out=out[start:stop])
+    return out
+
+
+def _float_error(p: np.ndarray, lo: Fraction, hi: Fraction, x_hat: float | None) -> Fraction:
+    r"""Bound on |float H_{x_hat} - H_y| for y in [lo, hi] (see :func:`certify`, Notes)."""
+    q = p.shape[1]
+    s_up = Fraction(float(p.sum(axis=1).max())) * (1 + q * _U * 2)
+    err = (q + 2) * _U * (s_up + q * _TAU) * (1 + Fraction(1, 2**30))
+    if x_hat is not None:
+        xf = Fraction(x_hat)
+        low, high = min(lo, xf), max(hi, xf)
+        err += (high - low) * s_up / low
+    return err
+
+
+def _int_rows(rows: np.ndarray) -> np.ndarray:
+    """Object array of Python ints equal to rows * 2**1074 exactly (rows in [0, 2])."""
+    vals = [n << (_P_SHIFT + 1 - d.bit_length()) for n, d in
+            map(float.as_integer_ratio, rows.ravel().tolist())]
+    out = np.empty(rows.size, dtype=object)
+    out[:] = vals
+    return out.reshape(rows.shape)
+
+
+def _exact_directed(a_rows: np.ndarray, b_rows: np.ndarray, y_num: int, shift: int) -> np.ndarray:
+    """sum_v max(A - y B, 0) scaled by 2**(1074 + shift), for y = y_num / 2**shift."""
+    t = a_rows * (1 << shift) - b_rows * y_num
+    return np.where(t > 0, t, 0).sum(axis=1)
+
+
+# ---------------------------------------------------------------------- certify
+def certify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: float = 0.0,
+            exact: bool = False) -> Certificate:
+    r"""Certify (ε, δ)-DP of ``mechanism`` in exact rational arithmetic.
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        The mechanism; its float64 probabilities are taken as exact rationals.
+    epsilon : float
+        ε >= 0 (the exact rational value of the float).
+    delta : float, default 0
+        δ in [0, 1] (the exact rational value of the float).
+    tol : float, default 0
+        The tolerance that :func:`~rainbowdp.privacy.verify` was (or would be) given: it widens
+        the band of required δ reported ``"undecided"`` rather than ``"not private"``.
+    exact : bool, default False
+        Check every edge in exact arithmetic (no float filter). Meant for small graphs and for
+        cross-checking the filtered mode, which returns the same verdict.
+
+    Returns
+    -------
+    Certificate
+
+    Raises
+    ------
+    TypeError
+        If ``mechanism`` is not a :class:`~rainbowdp.mechanism.Mechanism` or an option has the
+        wrong type.
+    ValueError
+        If ``epsilon``, ``delta`` or ``tol`` is out of range.
+
+    Notes
+    -----
+    **Exact quantity.** :math:`\delta^* = \max_{d\sim d'}\max\{H_x(P_d\|P_{d'}),
+    H_x(P_{d'}\|P_d)\}` at :math:`x = e^\epsilon`, the smallest δ for which the stored mechanism
+    is (ε, δ)-DP (Gu et al., Definition 2). With :math:`L \le x \le U` from
+    :func:`exp_bounds` and H non-increasing in x, every directed edge has
+    :math:`H_U \le H_x \le H_L`, computed exactly with Python integers (probabilities scaled by
+    :math:`2^{1074}`, L and U by :math:`2^{200}`).
+
+    **Verdicts.** Let q be the number of outputs, :math:`\beta` = ``float_error_bound(q)`` and
+    :math:`\eta` = ``float_error`` (below), and let
+    :math:`t = \mathrm{fl}(\delta + \mathrm{fl}(\text{tol} + \beta))` be the number ``verify``
+    compares each float edge divergence :math:`\hat H` with. Then
+
+    * ``"private"`` iff ``delta_upper`` :math:`\le \delta`: proved (ε, δ)-DP, no tolerance.
+    * ``"not private"`` iff ``delta_lower`` :math:`> t + \max(\eta, \beta)` (``threshold``,
+      about :math:`\delta + \text{tol} + 2\beta`).
+    * ``"undecided"`` otherwise: :math:`\delta^*` may lie in the band
+      :math:`(\delta, t + \max(\eta, \beta)]`.
+
+    A float verdict "private" is never contradicted: it means :math:`\hat H \le t` on every
+    directed edge, hence :math:`H_y \le t + \eta` for all :math:`y \in [L, U]` and every edge,
+    so no lower bound exceeds ``threshold``.
+
+    **Float error bound** :math:`\eta`. ``verify`` evaluates :math:`\hat H` at
+    :math:`\hat x` = ``math.exp(epsilon)``. Per output, with unit round-off
+    :math:`u = 2^{-53}` and underflow error :math:`\tau \le 2^{-1075}`, the computed
+    :math:`\max\{\mathrm{fl}(P - \mathrm{fl}(\hat x Q)), 0\}` differs from
+    :math:`\max\{P - \hat xQ, 0\}` by at most :math:`2u(1 + 4u)(P + \tau)` (a non-zero term has
+    :math:`\hat x Q \le (P + \tau)/(1 - u)`), and the sum of q non-negative terms adds
+    :math:`\gamma_{q-1} \le (q-1)u(1 + 2^{-32})` times their sum :math:`\le S`, the largest row
+    sum. Moving x from :math:`\hat x` to any :math:`y \in [L, U]` changes H by at most
+    :math:`|y - \hat x|\, Q(\{P > m Q\}) \le |y - \hat x|\, S / m` with
+    :math:`m = \min(L, \hat x)`. Hence
+
+    .. math::
+
+        \eta = (q + 2)\,u\,(S + q\tau)(1 + 2^{-30})
+               + \frac{\max(U, \hat x) - \min(L, \hat x)}{\min(L, \hat x)}\,S
+
+    (S rounded up). When ``math.exp`` is faithful, :math:`\eta \le \beta`.
+
+    **Filter (default mode).** A directed edge needs no exact work if either
+
+    1. :math:`\hat H \le c`, the largest float with :math:`c + \eta \le \delta`: then
+       :math:`H_y \le \delta` for all :math:`y \in [L, U]` (so also in exact mode), and
+       :math:`\max(\hat H - \eta, 0) \le H_y \le \hat H + \eta`;
+    2. for every output :math:`P(v) \le \mathrm{pred}(\mathrm{fl}(\ell Q(v)))`, where
+       :math:`\ell \le L` is a float and pred the next float towards 0: round-to-nearest gives
+       :math:`\ell Q(v) > \mathrm{pred}(\mathrm{fl}(\ell Q(v)))` (also for subnormals and
+       overflow), so :math:`P(v) \le L Q(v)` and :math:`H_L = H_U = 0` exactly. This settles
+       pure-DP checks (δ = 0) with slack without exact work.
+
+    Edges whose two directions are settled are *filtered*; all others, and the edge with the
+    largest :math:`\hat H`, are recomputed exactly (``edges_checked_exactly``). Filtered edges
+    have :math:`H_L \le \delta` and :math:`H_U \le \delta \le` ``threshold``, so they can neither
+    prevent "private" nor cause "not private": both modes give the same verdict. The largest
+    filtered lower bound :math:`\hat H - \eta` is at most the exact :math:`H_U` of the float worst
+    edge, so ``delta_lower`` is exact-mode quality; ``delta_upper`` takes
+    :math:`\max(\hat H + \eta)` over filtered edges, and can exceed the exact-mode value by at
+    most :math:`2\eta` while staying :math:`\le \delta`.
+
+    **Early proof of a violation.** If the float worst edge has :math:`\hat H - \eta >`
+    ``threshold``, the verdict is "not private" in both modes (its :math:`H_U` exceeds
+    ``threshold``); then only that edge is recomputed exactly and every other edge contributes
+    :math:`\hat H + \eta` to ``delta_upper``.
+
+    References
+    ----------
+    .. [1] Y. Gu et al., "Generalized rainbow differential privacy", Definition 2.
+    .. [2] N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM, 2002,
+       §2.2 and §4.2 (rounding model, summation error :math:`\gamma_{n}`).
+
+    Examples
+    --------
+    >>> from rainbowdp.graph import RainbowGraph
+    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> M = Mechanism(G, [[0.75, 0.25], [0.25, 0.75]])
+    >>> certify(M, epsilon=math.log(3.5)).verdict
+    <Verdict.PRIVATE: 'private'>
+    >>> c = certify(M, epsilon=0.0, delta=0.5)    # exact tie: H = 1/2 exactly at e^0 = 1
+    >>> c.verdict == "private", c.delta_lower == c.delta_upper == Fraction(1, 2)
+    (True, True)
+    >>> certify(M, epsilon=math.log(2.9)).verdict
+    <Verdict.NOT_PRIVATE: 'not private'>
+    """
+    if not isinstance(mechanism, Mechanism):
+        raise TypeError(f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}.")
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    t = check_nonnegative_float(tol, "tol")
+    if not isinstance(exact, bool):
+        raise TypeError(f"`exact` must be a bool, got exact={exact!r}.")
+    g = mechanism.graph
+    p = mechanism.probabilities
+    edges = g.edges
+    q = g.n_outputs
+    lo_num, hi_num = _exp_scaled(Fraction(eps), EXP_BITS)
+    lo, hi = Fraction(lo_num, 1 << EXP_BITS), Fraction(hi_num, 1 << EXP_BITS)
+    try:
+        x_hat: float | None = math.exp(eps)
+    except OverflowError:
+        x_hat = None
+    beta = float_error_bound(q)
+    eta = _float_error(p, lo, hi, x_hat)
+    verify_cut = dlt + (t + beta)  # the float number verify() compares with
+    threshold = Fraction(verify_cut) + max(eta, Fraction(beta))
+    d_frac = Fraction(dlt)
+    n_e = edges.shape[0]
+
+    def result(verdict: Verdict, lower: Fraction, upper: Fraction, worst: tuple | None,
+               n_exact: int) -> Certificate:
+        return Certificate(verdict, eps, dlt, t, lower, upper, worst, n_exact, threshold, lo,
+                           hi, eta)
+
+    if n_e == 0:
+        return result(Verdict.PRIVATE, Fraction(0), Fraction(0), None, 0)
+
+    lower = Fraction(0)
+    upper = Fraction(0)
+    if exact:
+        check = np.arange(n_e)
+    else:
+        fwd = bwd = np.full(n_e, np.inf)  # float divergences (inf: not available)
+        worst_float = -1
+        cut = -1.0
+        if x_hat is not None:
+            fwd, bwd = _directed_divergences(p, edges, x_hat)
+            if d_frac >= eta:
+                cut = _float_at_most(d_frac - eta)
+            worst_float = int(np.argmax(np.maximum(fwd, bwd)))
+        lf = float(sys.float_info.max) if lo > Fraction(sys.float_info.max) else \
+            _float_at_most(lo)
+        violated = False
+        if worst_float >= 0:
+            # Smallest float v with v - eta >= threshold: a divergence above it is a proof.
+            v_cut = -_float_at_most(-(threshold + eta))
+            violated = bool(max(fwd[worst_float], bwd[worst_float]) > v_cut)
+        settled = []
+        bound = []
+        for h, a_col, b_col in ((fwd, 0, 1), (bwd, 1, 0)):
+            by_float = h <= cut
+            if violated:  # verdict settled: float bounds suffice away from the worst edge
+                settled.append(np.ones(n_e, dtype=bool))
+                bound.append(h)
+                continue
+            zero = np.zeros(n_e, dtype=bool)
+            need = np.flatnonzero(~by_float | (h == 0.0))  # h == 0: try to prove an exact 0
+            if need.size:
+                zero[need] = _certified_zero(p, edges[need, a_col], edges[need, b_col], lf)
+            settled.append(by_float | zero)
+            # Largest float value whose edge bound is h +/- eta (zero-certified: exactly 0).
+            bound.append(np.where(by_float & ~zero, h, -np.inf))
+        filtered = settled[0] & settled[1]
+        if worst_float >= 0:
+            filtered[worst_float] = False
+        if filtered.any():
+            top = float(max(np.max(bound[0], where=filtered, initial=-np.inf),
+                            np.max(bound[1], where=filtered, initial=-np.inf)))
+            if top > -math.inf:
+                upper = Fraction(top) + eta
+                lower = max(lower, Fraction(top) - eta)
+        check = np.flatnonzero(~filtered)
+
+    best_low = -1
+    best_up = -1
+    worst: tuple | None = None
+    if check.size:
+        nodes_needed, inverse = np.unique(edges[check], return_inverse=True)
+        rows = _int_rows(p[nodes_needed])
+        pairs = inverse.reshape(-1, 2)
+        for start in range(0, pairs.shape[0], _EXACT_CHUNK):
+            blk = pairs[start:start + _EXACT_CHUNK]
+            a, b = rows[blk[:, 0]], rows[blk[:, 1]]
+            f_lo = _exact_directed(a, b, hi_num, EXP_BITS)  # H_U: lower bound
+            b_lo = _exact_directed(b, a, hi_num, EXP_BITS)
+            f_up = _exact_directed(a, b, lo_num, EXP_BITS)  # H_L: upper bound
+            b_up = _exact_directed(b, a, lo_num, EXP_BITS)
+            lows = np.where(b_lo > f_lo, b_lo, f_lo)
+            ups = np.where(b_up > f_up, b_up, f_up)
+            i = int(np.argmax(lows))
+            if lows[i] > best_low:
+                best_low = int(lows[i])
+                e = check[start + i]
+                u, v = int(edges[e, 0]), int(edges[e, 1])
+                if b_lo[i] > f_lo[i]:
+                    u, v = v, u
+                worst = (g.nodes[u], g.nodes[v])
+            best_up = max(best_up, int(ups.max()))
+        scale = 1 << (_P_SHIFT + EXP_BITS)
+        lower = max(lower, Fraction(best_low, scale))
+        upper = max(upper, Fraction(best_up, scale))
+    if upper <= d_frac:
+        verdict = Verdict.PRIVATE
+    elif lower > threshold:
+        verdict = Verdict.NOT_PRIVATE
+    else:
+        verdict = Verdict.UNDECIDED
+    return result(verdict, lower, upper, worst, int(check.size))
