@@ -96,7 +96,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
         cert = certify(M, epsilon=args.epsilon, delta=args.delta)
         out["certificate"] = str(cert.verdict)
-        text += f"\nexact rational certificate: {cert.verdict}"
+        text += f"\nexact rational certificate: {cert}"
     _emit(out, args.json, text)
     return 0 if rep.is_private else 1
 
