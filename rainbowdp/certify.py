@@ -330,8 +330,14 @@ def certify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: fl
 
     **Early proof of a violation.** If the float worst edge has :math:`\hat H - \eta >`
     ``threshold``, the verdict is "not private" in both modes (its :math:`H_U` exceeds
-    ``threshold``); then only that edge is recomputed exactly and every other edge contributes
-    :math:`\hat H + \eta` to ``delta_upper``.
+    ``threshold``); then no edge needs recomputing for the verdict, and every edge outside the
+    band below contributes :math:`\hat H + \eta` to ``delta_upper``.
+
+    **The band of the maximum.** In both cases every edge whose float divergence is within
+    :math:`2\eta` of the float maximum :math:`\hat H(w)` is recomputed exactly (unless it is
+    certified exactly zero): the exact maximiser :math:`e^*` of :math:`H_U` satisfies
+    :math:`\hat H(e^*) \ge H_U(e^*) - \eta \ge H_U(w) - \eta \ge \hat H(w) - 2\eta`, so it is
+    among them, and ``delta_lower`` equals the exact-mode value.
 
     References
     ----------
@@ -422,6 +428,14 @@ def certify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: fl
         filtered = settled[0] & settled[1]
         if worst_float >= 0:
             filtered[worst_float] = False
+            # The exact maximiser e* of H_U is within 2 eta of the float maximum:
+            # h(e*) >= H_U(e*) - eta >= H_U(w) - eta >= h(w) - 2 eta. Recompute every such edge
+            # (bar those certified exactly zero), so delta_lower is the exact-mode value.
+            h_max = float(max(fwd[worst_float], bwd[worst_float]))
+            band_cut = _float_at_most(Fraction(h_max) - 2 * eta)
+            near = np.maximum(fwd, bwd) >= band_cut
+            exact_zero = (bound[0] == -np.inf) & (bound[1] == -np.inf)
+            filtered &= ~(near & ~exact_zero)
         if filtered.any():
             top = float(max(np.max(bound[0], where=filtered, initial=-np.inf),
                             np.max(bound[1], where=filtered, initial=-np.inf)))
