@@ -24,6 +24,16 @@ from .exceptions import (
 )
 from .graph import RainbowGraph
 from .mechanism import Mechanism
+from .morphism import Morphism, boundary_graph, distances_to_boundary
+from .optimal import (
+    TAU_INFINITY,
+    T,
+    line_mechanism,
+    optimal_mechanism,
+    prefix_sums_closed_form,
+    switch_threshold,
+    tau,
+)
 from .order import (
     dominates,
     expected_utility,
@@ -45,6 +55,7 @@ from .privacy import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "TAU_INFINITY",
     "Certificate",
     "GraphFileError",
     "InfeasibleDesignError",
@@ -53,6 +64,7 @@ __all__ = [
     "InvalidMechanismError",
     "InvalidMorphismError",
     "Mechanism",
+    "Morphism",
     "NoOptimalMechanismError",
     "NotPrivateError",
     "RainbowDPError",
@@ -60,10 +72,13 @@ __all__ = [
     "SolverError",
     "SolverNotAvailableError",
     "SolverTimeLimitError",
+    "T",
     "Verdict",
     "VerificationReport",
     "are_close",
+    "boundary_graph",
     "certify",
+    "distances_to_boundary",
     "dominates",
     "epsilon_for_delta",
     "exceptions",
@@ -71,10 +86,15 @@ __all__ = [
     "expected_utility",
     "hockey_stick",
     "is_order_reasonable",
+    "line_mechanism",
     "mechanism_dominates",
+    "optimal_mechanism",
     "pdp_delta",
     "prefix_sums",
+    "prefix_sums_closed_form",
     "privacy_profile",
+    "switch_threshold",
+    "tau",
     "utility_from_ranks",
     "verify",
 ]

@@ -127,6 +127,23 @@ class Mechanism:
         self._p = arr
 
     @classmethod
+    def _from_valid(cls, graph: RainbowGraph, probabilities: np.ndarray) -> Mechanism:
+        """Trusted constructor: ``probabilities`` are rows of an already validated mechanism.
+
+        Used where rows are only gathered or permuted from a validated :class:`Mechanism`
+        (a pullback), so re-validating N rows would repeat work. Never use it on new numbers.
+        """
+        obj = cls.__new__(cls)
+        p = np.ascontiguousarray(probabilities, dtype=np.float64)
+        if p.shape != (graph.n_nodes, graph.n_outputs):
+            raise InvalidMechanismError(f"`probabilities` must have shape ({graph.n_nodes}, "
+                                        f"{graph.n_outputs}), got shape {p.shape}.")
+        p.setflags(write=False)
+        obj._graph = graph
+        obj._p = p
+        return obj
+
+    @classmethod
     def from_rainbow_order(
         cls, graph: RainbowGraph, vectors: Any, *, atol: float = ROW_ATOL
     ) -> Mechanism:

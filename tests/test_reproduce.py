@@ -1,0 +1,142 @@
+"""Tests of rainbowdp.reproduce (Gu et al., Figs. 3-5) and rainbowdp.plot."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import math
+import time
+
+import matplotlib
+import networkx as nx
+import numpy as np
+import pytest
+
+from rainbowdp.graph import RainbowGraph
+from rainbowdp.mechanism import Mechanism
+from rainbowdp.optimal import line_mechanism, optimal_mechanism
+from rainbowdp.plot import draw_rainbow_graph, output_colors, plot_line_mechanism
+from rainbowdp.reproduce import GU_BOUNDARY, GU_EPSILON, figure_3, figure_4, figure_5
+
+matplotlib.use("Agg")
+
+
+# ---------------------------------------------------------------------- Figs. 3-5
+@pytest.mark.parametrize(("make", "delta", "printed"), [
+    (figure_3, 0.0, (38, 22, 7, 1, 0)),       # Gu et al., Fig. 3
+    (figure_4, 1e-3, (25, 20, 7, 1, 0)),      # Gu et al., Fig. 4
+    (figure_5, 1e-2, (13, 12, 6, 1, 0)),      # Gu et al., Fig. 5
+])
+@pytest.mark.parametrize("variant", ["corrected", "paper"])
+def test_figures_reproduce_the_printed_tau(make, delta, printed, variant):
+    f = make(variant=variant)
+    assert f.tau == printed and f.printed_tau == printed and f.matches_paper
+    assert f.delta == delta and f.epsilon == pytest.approx(math.log(1.2))
+    assert f.boundary == GU_BOUNDARY and math.isclose(sum(GU_BOUNDARY), 1.0)
+    assert np.array_equal(f.probabilities,
+                          line_mechanism(GU_BOUNDARY, 45, GU_EPSILON, delta, variant=variant))
+    assert f.t.tolist() == list(range(46))
+    ax = f.figure.axes[0]
+    assert ax.get_title().startswith(f"Gu et al., Fig. {f.name[-1]}")
+    assert len(ax.lines) >= 10                # 5 curves + 5 dot series (+ tau markers)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        f.tau = (0,)                          # type: ignore[misc]
+
+
+def test_figure_curves_behave_as_described():
+    # Gu et al., Section 5.3: with delta > 0 the mass ends on the top output in finitely many
+    # steps (earlier for larger delta), with delta = 0 never.
+    f3, f4, f5 = figure_3(n=120), figure_4(n=120), figure_5(n=120)
+    assert np.all(f3.probabilities[:, 0] < 1.0)
+    first4 = int(np.argmax(f4.probabilities[:, 0] == 1.0))
+    first5 = int(np.argmax(f5.probabilities[:, 0] == 1.0))
+    assert 0 < first5 < first4
+
+
+# ---------------------------------------------------------------------- plot_line_mechanism
+def test_plot_line_mechanism_marks_tau_and_uses_given_axes():
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    ax = fig.add_subplot()
+    out = plot_line_mechanism(GU_BOUNDARY, 30, GU_EPSILON, 0.01, ax=ax,
+                              labels=list("abcde"))
+    assert out is fig
+    # tau = (13, 12, 6, 1, 0) all lie in [0, 30]: 5 curves + 5 dot series + 5 vertical lines
+    assert len(ax.lines) == 15
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == list("abcde")
+    # only switch times inside the plotted range are marked: n = 10 drops tau = 13 and 12
+    fig2 = plot_line_mechanism(GU_BOUNDARY, 10, GU_EPSILON, 0.01)
+    assert len(fig2.axes[0].lines) == 13
+    buf = io.BytesIO()
+    fig2.savefig(buf, format="png")
+    assert buf.getvalue()[:4] == b"\x89PNG"
+
+
+def test_plot_line_mechanism_rejects_bad_labels():
+    with pytest.raises(ValueError, match=r"`labels` must have 5 entries.*\['a'\]"):
+        plot_line_mechanism(GU_BOUNDARY, 10, GU_EPSILON, 0.0, labels=["a"])
+    with pytest.raises(ValueError, match=r"`n` must be >= 1.*n=0"):
+        plot_line_mechanism(GU_BOUNDARY, 0, GU_EPSILON, 0.0)
+
+
+# ---------------------------------------------------------------------- draw_rainbow_graph
+def test_output_colors_uses_colour_names_else_a_palette():
+    assert output_colors(["blue", "red", "green"]) == ["blue", "red", "green"]
+    pal = output_colors(["x", "y"])
+    assert len(pal) == 2 and pal[0] != pal[1]
+
+
+def test_draw_rainbow_graph_with_mechanism():
+    from matplotlib.collections import PatchCollection
+    from matplotlib.colors import to_rgba
+
+    G = RainbowGraph.cycle([("blue", "red", "green")] * 5 + [("red", "green", "blue")] * 3)
+    rows = {c: [1 / 3] * 3 for c in G.rainbows}
+    M = optimal_mechanism(G, epsilon=0.5, boundary=rows)
+    fig = draw_rainbow_graph(G, M, layout="circular")
+    ax = fig.axes[0]
+    collections = [c for c in ax.collections if isinstance(c, PatchCollection)]
+    disks, wedges = collections
+    # node disks coloured by top output (the colour names are used as colours)
+    expected = [to_rgba("blue")] * 5 + [to_rgba("red")] * 3
+    assert np.allclose(disks.get_facecolors(), expected)
+    # boundary nodes (0, 4, 5, 7) outlined, the others not
+    widths = disks.get_linewidths()
+    assert [i for i, w in enumerate(widths) if w > 0] == [0, 4, 5, 7]
+    # one pie wedge per positive probability
+    assert len(wedges.get_paths()) == int(np.count_nonzero(M.probabilities > 0))
+
+
+def test_draw_rainbow_graph_copes_with_hundreds_of_nodes():
+    g = nx.grid_2d_graph(18, 18)
+    for (i, j) in g.nodes:
+        g.nodes[(i, j)]["rainbow"] = [0, 1, 2] if i < 9 else [2, 1, 0]
+    G = RainbowGraph(g, outputs=[0, 1, 2])
+    M = optimal_mechanism(G, epsilon=0.3, boundary={(0, 1, 2): [0.4, 0.3, 0.3],
+                                                    (2, 1, 0): [0.3, 0.3, 0.4]})
+    pos = {d: d for d in G.nodes}
+    t0 = time.perf_counter()
+    fig = draw_rainbow_graph(G, M, pos=pos)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=60)
+    assert time.perf_counter() - t0 < 20.0
+    assert fig.axes[0].get_title() == "rainbow graph: 324 nodes, 612 edges, 2 rainbows"
+
+
+def test_draw_rainbow_graph_errors():
+    G = RainbowGraph.line(["a", "b"], 3)
+    H = RainbowGraph.line(["a", "b"], 3)
+    M = Mechanism(H, np.full((4, 2), 0.5))
+    with pytest.raises(ValueError, match=r"`mechanism` must live on `G`"):
+        draw_rainbow_graph(G, M)
+    with pytest.raises(ValueError, match=r"`layout` must be one of.*'grid'"):
+        draw_rainbow_graph(G, layout="grid")
+    with pytest.raises(ValueError, match=r"no position for node 3"):
+        draw_rainbow_graph(G, pos={0: (0, 0), 1: (1, 0), 2: (2, 0)})
+    with pytest.raises(TypeError, match=r"`G` must be a RainbowGraph, got G=Graph"):
+        draw_rainbow_graph(nx.Graph())
+    with pytest.raises(TypeError, match=r"`mechanism` must be a Mechanism, got list"):
+        draw_rainbow_graph(G, [[0.5, 0.5]] * 4)
+    fig = draw_rainbow_graph(G, layout="spring", seed=3)
+    assert fig.axes[0].get_legend() is not None
