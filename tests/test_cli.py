@@ -63,3 +63,67 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
     assert len(err.strip().splitlines()) == 1, err
     assert needle in err
     assert "Traceback" not in err
+
+
+def test_design_closed_form_plot_and_reproduce(capsys, tmp_path):
+    boundary = tmp_path / "b.json"
+    # three_colour has 5 rainbows; every rainbow's boundary row: 0.5 / 0.3 / 0.2 along it
+    from rainbowdp.io import load_graph
+
+    G = load_graph(GRAPHS / "three_colour.json")
+    rows = []
+    for c in G.rainbows:
+        vec = [0.0] * 3
+        for w, o in zip([0.5, 0.3, 0.2], c, strict=True):
+            vec[G.output_index[o]] = w
+        rows.append({"rainbow": list(c), "distribution": vec})
+    boundary.write_text(json.dumps({"rainbows": rows}))
+    out = tmp_path / "opt.json"
+    code, text, err = run(
+        capsys,
+        "design",
+        str(GRAPHS / "three_colour.json"),
+        "--epsilon",
+        "1",
+        "--boundary",
+        str(boundary),
+        "-o",
+        str(out),
+        "--json",
+    )
+    assert code == 0, err
+    info = json.loads(text)
+    assert info["method"] == "closed-form" and info["is_private"] is True
+    # the written file verifies with the CLI itself
+    code, _, _ = run(capsys, "verify", str(out), "--epsilon", "1")
+    assert code == 0
+    code, _, err = run(capsys, "plot", str(out), "-o", str(tmp_path / "g.png"))
+    assert code == 0 and (tmp_path / "g.png").stat().st_size > 10_000, err
+    code, text, _ = run(capsys, "reproduce", "fig5", "--json")
+    assert json.loads(text)["tau"] == [13, 12, 6, 1, 0]  # Gu et al., Fig. 5 caption
+
+
+def test_design_rejects_invalid_boundary(capsys, tmp_path):
+    # blue-first vs red-first rows that are far apart: not (1, 0)-close across a head edge
+    from rainbowdp.io import load_graph
+
+    G = load_graph(GRAPHS / "three_colour.json")
+    rows = []
+    for c in G.rainbows:
+        vec = [0.0] * 3
+        for w, o in zip([0.98, 0.01, 0.01], c, strict=True):
+            vec[G.output_index[o]] = w
+        rows.append({"rainbow": list(c), "distribution": vec})
+    (tmp_path / "b.json").write_text(json.dumps({"rainbows": rows}))
+    code, _, err = run(
+        capsys,
+        "design",
+        str(GRAPHS / "three_colour.json"),
+        "--epsilon",
+        "1",
+        "--boundary",
+        str(tmp_path / "b.json"),
+        "-o",
+        str(tmp_path / "o.json"),
+    )
+    assert code == 2 and "edge" in err and len(err.strip().splitlines()) == 1
