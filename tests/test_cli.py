@@ -65,19 +65,25 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
     assert "Traceback" not in err
 
 
-def test_design_closed_form_plot_and_reproduce(capsys, tmp_path):
-    boundary = tmp_path / "b.json"
-    # three_colour has 5 rainbows; every rainbow's boundary row: 0.5 / 0.3 / 0.2 along it
+def _homogeneous_boundary_file(tmp_path, weights):
+    """A --boundary file for three_colour: each rainbow gets ``weights`` along its own order."""
     from rainbowdp.io import load_graph
 
     G = load_graph(GRAPHS / "three_colour.json")
     rows = []
     for c in G.rainbows:
-        vec = [0.0] * 3
-        for w, o in zip([0.5, 0.3, 0.2], c, strict=True):
+        vec = [0.0] * G.n_outputs
+        for w, o in zip(weights, c, strict=True):
             vec[G.output_index[o]] = w
         rows.append({"rainbow": list(c), "distribution": vec})
-    boundary.write_text(json.dumps({"rainbows": rows}))
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"rainbows": rows}))
+    return path
+
+
+def test_design_closed_form_plot_and_reproduce(capsys, tmp_path):
+    # three_colour has 5 rainbows; every rainbow's boundary row: 0.5 / 0.3 / 0.2 along it
+    boundary = _homogeneous_boundary_file(tmp_path, [0.5, 0.3, 0.2])
     out = tmp_path / "opt.json"
     code, text, err = run(
         capsys,
@@ -105,16 +111,7 @@ def test_design_closed_form_plot_and_reproduce(capsys, tmp_path):
 
 def test_design_rejects_invalid_boundary(capsys, tmp_path):
     # blue-first vs red-first rows that are far apart: not (1, 0)-close across a head edge
-    from rainbowdp.io import load_graph
-
-    G = load_graph(GRAPHS / "three_colour.json")
-    rows = []
-    for c in G.rainbows:
-        vec = [0.0] * 3
-        for w, o in zip([0.98, 0.01, 0.01], c, strict=True):
-            vec[G.output_index[o]] = w
-        rows.append({"rainbow": list(c), "distribution": vec})
-    (tmp_path / "b.json").write_text(json.dumps({"rainbows": rows}))
+    _homogeneous_boundary_file(tmp_path, [0.98, 0.01, 0.01])
     code, _, err = run(
         capsys,
         "design",
