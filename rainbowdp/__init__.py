@@ -6,7 +6,7 @@ distribution per node. rainbowdp verifies (ε, δ)-DP exactly, edge by edge, and
 mechanisms in closed form or by linear / mixed-integer programming.
 """
 
-from . import exceptions
+from . import design, exceptions
 from .certify import Certificate, Verdict, certify, exp_bounds
 from .exceptions import (
     GraphFileError,
@@ -78,6 +78,7 @@ __all__ = [
     "are_close",
     "boundary_graph",
     "certify",
+    "design",
     "distances_to_boundary",
     "dominates",
     "epsilon_for_delta",

@@ -120,7 +120,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
     else:
         from . import design
 
-        fixed = load_assignment(args.fixed, G) if args.fixed else None
+        fixed = load_assignment(args.fixed, G, kinds=("nodes",)) if args.fixed else None
         kw = {
             "epsilon": args.epsilon,
             "delta": args.delta,
@@ -320,7 +320,13 @@ def _parser() -> _Parser:
         help="JSON: {'rainbows': [{'rainbow': [...], "
         "'distribution': [...]}]} or {'nodes': {node: [...]}}",
     )
-    g.add_argument("--utility", default=None, help="named utility for lp/milp: accuracy | rank")
+    g.add_argument(
+        "--utility",
+        default=None,
+        choices=["accuracy", "rank", "absolute", "squared"],
+        help="utility for lp/milp (default accuracy): accuracy = P[top output], rank = linear in "
+        "rank, absolute/squared = minus |output - answer| or its square (query graphs)",
+    )
     g.add_argument("--fixed", help="JSON {'nodes': {node: [...]}}: rows the design must keep")
     g.add_argument("--solver", choices=["highs", "cbc"], default=None)
     g.add_argument("--time-limit", type=_float("--time-limit"), default=None)

@@ -7,6 +7,8 @@ The format is networkx **node-link JSON** (:func:`networkx.node_link_data` with
 - node attribute ``rainbow``: the node's rainbow, most preferred first (a list);
 - optional node attribute ``mechanism``: probabilities in ``outputs`` order (all nodes or none);
 - optional graph attribute ``boundary``: declared boundary nodes;
+- optional node attribute ``answer``: the true query answer (graphs built from a query), read
+  back as :attr:`RainbowGraph.answers` when every node has one;
 - any other attribute is kept (e.g. ``description``, ``expected``).
 
 Node ids that are tuples (datasets as records) are written as JSON lists and read back as tuples.
@@ -169,6 +171,8 @@ def _build(g: nx.Graph, p: Path) -> tuple[RainbowGraph, Mechanism | None]:
         G = RainbowGraph(g, [_hashable(o) for o in outputs])
     except (InvalidGraphError, TypeError) as exc:
         raise GraphFileError(f"{where!r}: {exc}") from None
+    if all("answer" in g.nodes[n] for n in G.nodes):
+        G._answers = tuple(_hashable(g.nodes[n]["answer"]) for n in G.nodes)
     with_m = [n for n in G.nodes if "mechanism" in g.nodes[n]]
     if not with_m:
         return G, None
@@ -272,6 +276,8 @@ def save_graph(
     probs = mechanism.probabilities.tolist() if mechanism is not None else None
     for i, (node, r) in enumerate(zip(graph.nodes, graph.rainbow_ids.tolist(), strict=True)):
         h.nodes[node]["rainbow"] = list(rbs[r])
+        if graph.answers is not None:
+            h.nodes[node]["answer"] = graph.answers[i]
         if probs is not None:
             h.nodes[node]["mechanism"] = probs[i]
         else:
@@ -299,7 +305,9 @@ def save_graph(
     return p
 
 
-def load_assignment(path: str | os.PathLike, graph: RainbowGraph, *, field: str = "nodes") -> dict:
+def load_assignment(
+    path: str | os.PathLike, graph: RainbowGraph, *, kinds: tuple[str, ...] = ("nodes", "rainbows")
+) -> dict:
     """Read a JSON file assigning distributions to nodes or rainbows.
 
     Accepted forms (distributions are lists in ``graph.outputs`` order)::
@@ -308,7 +316,8 @@ def load_assignment(path: str | os.PathLike, graph: RainbowGraph, *, field: str 
         {"rainbows": [{"rainbow": [...], "distribution": [p...]}, ...]}
 
     Node keys are matched against ``json.dumps(node)`` and ``str(node)``. Returns a dict
-    ``{node: list}`` or ``{rainbow tuple: list}``.
+    ``{node: list}`` or ``{rainbow tuple: list}``. ``kinds`` names the accepted fields
+    (``rainbowdp design --fixed`` takes node rows only).
 
     Raises
     ------
@@ -318,11 +327,14 @@ def load_assignment(path: str | os.PathLike, graph: RainbowGraph, *, field: str 
     p = Path(path)
     data = _read_json(p)
     where = str(p)
-    if not isinstance(data, dict) or not ({"nodes", "rainbows"} & set(data)):
+    wanted = " or ".join(f"'{k}'" for k in kinds)
+    if not isinstance(data, dict) or not (set(kinds) & set(data)):
         raise GraphFileError(
-            f"{where!r}: expected an object with a 'nodes' or 'rainbows' field, "
-            f"got {str(data)[:80]!r}."
+            f"{where!r}: expected an object with a {wanted} field, got {str(data)[:80]!r}."
         )
+    extra = sorted(({"nodes", "rainbows"} - set(kinds)) & set(data))
+    if extra:
+        raise GraphFileError(f"{where!r}: field {extra[0]!r} is not accepted here (only {wanted}).")
     out: dict = {}
     if "rainbows" in data:
         items = data["rainbows"]

@@ -124,3 +124,67 @@ def test_design_rejects_invalid_boundary(capsys, tmp_path):
         str(tmp_path / "o.json"),
     )
     assert code == 2 and "edge" in err and len(err.strip().splitlines()) == 1
+
+
+def test_design_lp_and_milp_write_verified_mechanisms(capsys, tmp_path):
+    out = tmp_path / "lp.json"
+    code, text, err = run(
+        capsys,
+        "design",
+        str(GRAPHS / "count_path.json"),
+        "--method",
+        "lp",
+        "--epsilon",
+        "0.7",
+        "--utility",
+        "absolute",
+        "-o",
+        str(out),
+        "--json",
+    )
+    assert code == 0, err
+    info = json.loads(text)
+    assert info["status"] == "optimal" and info["is_private"] is True
+    # the LP optimum is at least as good as the bundled clamped geometric mechanism (ln 2 < 0.7)
+    from rainbowdp.design import utility_matrix
+    from rainbowdp.io import load
+
+    G, M = load(GRAPHS / "count_path.json")
+    geometric = float((utility_matrix(G, "absolute") * M.probabilities).sum())
+    assert info["objective"] >= geometric - 1e-9
+    assert run(capsys, "verify", str(out), "--epsilon", "0.7")[0] == 0
+    code, text, err = run(
+        capsys,
+        "design",
+        str(GRAPHS / "example1_cycle.json"),
+        "--method",
+        "milp",
+        "--epsilon",
+        "0.5",
+        "--delta",
+        "0.1",
+        "-o",
+        str(tmp_path / "m.json"),
+        "--json",
+    )
+    assert code == 0, err
+    assert json.loads(text)["pdp_delta"] <= 0.1
+
+
+def test_design_with_contradictory_fixed_rows_exits_2(capsys, tmp_path):
+    fixed = tmp_path / "f.json"
+    fixed.write_text(json.dumps({"nodes": {"d1": [0.2, 0.1, 0.7], "d2": [0.9, 0.05, 0.05]}}))
+    code, _, err = run(
+        capsys,
+        "design",
+        str(GRAPHS / "example1_cycle.json"),
+        "--method",
+        "lp",
+        "--epsilon",
+        "0.1",
+        "--fixed",
+        str(fixed),
+        "-o",
+        str(tmp_path / "o.json"),
+    )
+    assert code == 2 and "'d1'" in err and "'d2'" in err and len(err.strip().splitlines()) == 1

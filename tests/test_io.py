@@ -125,3 +125,10 @@ def test_missing_file_and_missing_mechanism(tmp_path):
     save_graph(RainbowGraph.line(["a", "b"], 1), tmp_path / "plain.json")
     with pytest.raises(GraphFileError, match="no 'mechanism'"):
         load_mechanism(tmp_path / "plain.json")
+
+
+def test_true_answers_survive_a_file_round_trip(tmp_path):
+    G = RainbowGraph.count_path(4)
+    H = load_graph(save_graph(G, tmp_path / "c.json"))
+    assert H.answers == G.answers == (0, 1, 2, 3, 4)
+    assert load_graph(save_graph(RainbowGraph.line([0, 1], 2), tmp_path / "l.json")).answers is None

@@ -1,0 +1,73 @@
+r"""The value object returned by :func:`rainbowdp.design.lp` and :func:`rainbowdp.design.milp`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..mechanism import Mechanism
+
+__all__ = ["DesignResult"]
+
+
+@dataclass(frozen=True)
+class DesignResult:
+    r"""A designed mechanism, certified private, and how it was obtained.
+
+    Attributes
+    ----------
+    mechanism : Mechanism
+        The designed mechanism. It passed the exact check of its privacy notion:
+        :func:`rainbowdp.privacy.verify` at (ε, δ) for :func:`~rainbowdp.design.lp`,
+        :func:`rainbowdp.privacy.pdp_delta` ``<= δ`` for :func:`~rainbowdp.design.milp`.
+    objective : float
+        Utility :math:`\sum_{d, v} U[d, v]\, \mathcal M(d)(v)` of ``mechanism`` (after repair).
+    status : str
+        ``"optimal"`` (anything else raises).
+    solver : str
+        Class name of the PuLP solver used (``"HiGHS"``, ``"COIN_CMD"``, ``"PULP_CBC_CMD"``, ...).
+    build_seconds, solve_seconds : float
+        Wall time to build the PuLP model and to solve it (including PuLP's hand-over).
+    n_variables, n_constraints : int
+        Size of the model; ``n_integer_variables`` of them are binary.
+    repair : float
+        Utility lost by the repair step (0 when the solver's point passed as it was).
+    repair_weight : float
+        The mixing weight λ of the repair (0 when none was needed; see ``docs/design.md``).
+    solver_objective : float
+        Utility of the solver's point (clipped and renormalised), before repair.
+    achieved_delta : float
+        The exact δ of ``mechanism`` at ``epsilon``: hockey-stick δ (LP) or probabilistic-DP
+        leakage (MILP). At most ``delta``.
+    method : str
+        ``"lp"`` or ``"milp"``.
+    formulation : str
+        ``"exact"`` (LP), ``"definition"`` or ``"kadam13"`` (MILP).
+    epsilon, delta : float
+        The privacy parameters designed for.
+    n_integer_variables : int
+    """
+
+    mechanism: Mechanism
+    objective: float
+    status: str
+    solver: str
+    build_seconds: float
+    solve_seconds: float
+    n_variables: int
+    n_constraints: int
+    repair: float
+    repair_weight: float
+    solver_objective: float
+    achieved_delta: float
+    method: str
+    formulation: str
+    epsilon: float
+    delta: float
+    n_integer_variables: int = 0
+
+    def __str__(self) -> str:
+        return (f"{self.method.upper()} design ({self.formulation}) at epsilon={self.epsilon:g}, "
+                f"delta={self.delta:g}: {self.status}, utility {self.objective:.10g} "
+                f"(repair lost {self.repair:.3g}); {self.n_variables} variables, "
+                f"{self.n_constraints} constraints; build {self.build_seconds:.3f} s, "
+                f"solve {self.solve_seconds:.3f} s with {self.solver}")

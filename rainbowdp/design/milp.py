@@ -1,0 +1,325 @@
+r"""Optimal mechanisms under (ε, δ)-probabilistic DP on any rainbow graph, by MILP.
+
+Probabilistic DP (Kadam et al. [1]_, Definition 2, eq. (3)) bounds, for every ordered pair of
+neighbours :math:`(a, b)`, the probability that the privacy loss *strictly* exceeds ε:
+
+.. math::
+
+    \Pr_{v \sim P_a}\!\left[\ln \frac{P_a(v)}{P_b(v)} > \epsilon\right]
+    = \sum_v P_a(v)\, \mathbf 1[P_a(v) > e^\epsilon P_b(v)] \le \delta .
+
+Formulation ``"definition"`` (the default) gives every ordered pair its own indicators
+:math:`\beta_{ab}(v) \in \{0, 1\}` and budget, and solves
+
+.. math::
+
+    \max \sum_{d, v} U[d, v] P_d(v) \quad\text{s.t.}\quad
+    \begin{aligned}[t]
+    & P_a(v) - e^\epsilon P_b(v) \le (1 + m)\,\beta_{ab}(v) - m, \\
+    & y_{ab}(v) \ge P_a(v) - (1 - \beta_{ab}(v)),\quad 0 \le y_{ab}(v) \le 1, \\
+    & y_{ab}(v) \ge P_a(v) - e^\epsilon P_b(v), \\
+    & \textstyle\sum_v y_{ab}(v) \le \delta - \min\{m, \delta/2\},
+    \end{aligned}
+
+plus the row sums, ``fixed`` rows and ``bounds`` of :func:`rainbowdp.design.lp`, with the margin
+:math:`m` (``margin``, default 1e-7). The third line is a valid cut (if β = 1 it follows from the
+second, if β = 0 its right side is negative); it makes the LP relaxation at least as tight as
+the (ε, δ)-DP LP, which without it the relaxation would not be (a fractional β switches off the
+budget).
+
+*Why the result is (ε, δ)-PDP.* If :math:`\beta_{ab}(v) = 0` then
+:math:`P_a(v) \le e^\epsilon P_b(v) - m`: output v is not a leaking output (and stays so under
+any perturbation smaller than m, which is what makes the check robust to the solver's
+tolerances of ~1e-9). So the leaking outputs of the pair are among those with
+:math:`\beta_{ab}(v) = 1`, where :math:`y_{ab}(v) \ge P_a(v)` (big-M = 1 is valid because
+:math:`P_a(v) \le 1`); hence the leakage is at most :math:`\sum_v y_{ab}(v) < \delta`. Ties
+:math:`P_a(v) = e^\epsilon P_b(v)` do not leak under the strict inequality of Definition 2; the
+margin gives them up, losing :math:`O(m)` utility, in exchange for a verdict that does not hinge on
+the last bit of a solver's output. The returned mechanism is re-checked with
+:func:`rainbowdp.privacy.pdp_delta` (``tol=0``, the exact definition).
+
+Formulation ``"kadam13"`` generalises the MILP (13) as printed: one indicator vector
+:math:`\beta_a` and one budget per node, shared by all its out-pairs (each mass of :math:`P_a`
+either satisfies the ratio constraint towards *every* neighbour or is counted as leaking). It is
+feasible-set-wise stricter than Definition 2, so still (ε, δ)-PDP; see ``docs/design.md`` and
+ERRATA item 4.
+
+For δ = 0 both formulations equal (ε, 0)-DP (a mass may leak only if it is zero), and the
+problem is solved as the LP of :func:`rainbowdp.design.lp`.
+
+References
+----------
+.. [1] N. Kadam, A. Scaglione, N. Ravi, S. Peisert, B. Lunghino, A. Shumavon, "Optimum noise
+   mechanism for differentially private queries in discrete finite sets", Cybersecurity (2024),
+   Definition 2, MILP (13a)-(13h), LP (14).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pulp
+
+from .._validation import check_delta, check_epsilon, check_nonnegative_float
+from ..exceptions import InfeasibleDesignError, NotPrivateError
+from ..graph import RainbowGraph
+from ..mechanism import Mechanism
+from ..privacy import pdp_delta
+from . import solvers
+from ._common import (
+    ModelBuilder,
+    certify,
+    certify_solution,
+    check_bounds,
+    check_fixed,
+    check_flag,
+    check_graph,
+    directed_pairs,
+    extract,
+    fixed_fixed_pairs,
+    names,
+    probability_columns,
+    utility_matrix,
+)
+from ._result import DesignResult
+from .lp import lp as _lp
+
+__all__ = ["FORMULATIONS", "milp"]
+
+#: Accepted values of ``formulation``.
+FORMULATIONS = ("definition", "kadam13")
+
+
+def milp(G: RainbowGraph, *, epsilon: float, delta: float, utility: Any = "accuracy",
+         fixed: Mapping | None = None, bounds: Mapping | None = None,
+         formulation: str = "definition", margin: float = 1e-7, solver: Any = None,
+         time_limit: float | None = None, msg: bool = False) -> DesignResult:
+    r"""The utility-optimal (ε, δ)-probabilistic-DP mechanism on a rainbow graph, by MILP.
+
+    Parameters
+    ----------
+    G : RainbowGraph
+    epsilon : float
+        ε >= 0.
+    delta : float
+        δ in [0, 1].
+    utility, fixed, bounds, solver, time_limit, msg
+        As for :func:`rainbowdp.design.lp`.
+    formulation : {"definition", "kadam13"}, default "definition"
+        ``"definition"``: Definition 2 exactly (one indicator vector and budget per ordered
+        neighbour pair). ``"kadam13"``: one indicator vector and budget per node, as in the
+        printed MILP (13) (stricter; see the module notes).
+    margin : float, default 1e-7
+        Safety margin m in [0, 0.01]: a mass counted as non-leaking must satisfy
+        :math:`P_a(v) \le e^\epsilon P_b(v) - m`, and the budget is
+        :math:`\delta - \min\{m, \delta/2\}`. Keep it above the solver tolerances (1e-9);
+        ``margin=0`` solves the unmargined model, whose ties may then be rejected by the exact
+        check and need repair.
+
+    Returns
+    -------
+    DesignResult
+        ``pdp_delta(result.mechanism, epsilon) <= delta`` (exact, ``tol=0``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        On a bad argument.
+    InfeasibleDesignError
+        If ``fixed``/``bounds`` admit no (ε, δ)-PDP mechanism (e.g. two fixed neighbours whose
+        leakage exceeds δ).
+    SolverTimeLimitError
+        If the time limit stops the solver before it proves optimality (even with an incumbent).
+    SolverNotAvailableError, SolverError, NotPrivateError
+        As for :func:`rainbowdp.design.lp`.
+
+    Notes
+    -----
+    Size (``"definition"``): :math:`Nq` probabilities, :math:`2Eq` binaries, :math:`2Eq`
+    continuous :math:`y`, :math:`4Eq + 2E + N` rows. The MILP optimum lies between the LP
+    optimum at (ε, 0) (every (ε, 0)-DP mechanism is (ε, δ)-PDP) and the LP optimum at (ε, δ)
+    (PDP implies DP, Kadam et al. Theorem 1), up to :math:`O(m)`.
+
+    References
+    ----------
+    Kadam et al., Definition 2, MILP (13), Theorem 1.
+
+    Examples
+    --------
+    >>> import math
+    >>> from rainbowdp.graph import RainbowGraph
+    >>> from rainbowdp.privacy import pdp_delta
+    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> res = milp(G, epsilon=math.log(2), delta=0.1, fixed={0: [0.2, 0.8]})
+    >>> res.mechanism.row(1).round(6).tolist()  # a leak of P(yes) > 0.4 would cost > delta
+    [0.4, 0.6]
+    >>> pdp_delta(res.mechanism, math.log(2)) <= 0.1
+    True
+    """
+    g = check_graph(G)
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    U = utility_matrix(g, utility)
+    fixed_mask, fixed_values = check_fixed(g, fixed)
+    lower, upper = check_bounds(g, bounds, fixed_mask, fixed_values)
+    if not isinstance(formulation, str) or formulation not in FORMULATIONS:
+        raise ValueError(f"`formulation` must be one of {FORMULATIONS}, got "
+                         f"formulation={formulation!r}.")
+    m = check_nonnegative_float(margin, "margin")
+    if m > 0.01:
+        raise ValueError(f"`margin` must be in [0, 0.01], got margin={margin!r}.")
+    check_flag(msg, "msg")
+    if dlt == 0:
+        return _delta_zero(g, eps, U, fixed_mask, fixed_values, bounds, formulation, solver,
+                           time_limit, msg)
+    slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg)
+    tl = None if time_limit is None else float(time_limit)
+    x = math.exp(eps)
+    q = g.n_outputs
+    budget = dlt - min(m, dlt / 2)
+
+    fa, fb = fixed_fixed_pairs(g, fixed_mask)
+    if fa.size and formulation == "definition":
+        A, B = fixed_values[fa], fixed_values[fb]
+        leak = np.where(A > x * B, A, 0.0).sum(axis=1)
+        worst = int(np.argmax(leak))
+        if leak[worst] > dlt:
+            u, w = g.nodes[int(fa[worst])], g.nodes[int(fb[worst])]
+            raise InfeasibleDesignError(
+                f"the fixed rows of neighbours {u!r} -> {w!r} leak {leak[worst]:.6g} > "
+                f"delta={dlt:g} at epsilon={eps:g} (probabilistic DP); no mechanism can satisfy "
+                "`fixed`.")
+
+    t0 = time.perf_counter()
+    mb = ModelBuilder("rainbowdp_milp")
+    col = probability_columns(mb, fixed_mask, lower, upper)
+    if formulation == "definition":
+        a, b = directed_pairs(g, fixed_mask)
+    else:
+        e = g.edges
+        a = np.concatenate([e[:, 0], e[:, 1]])
+        b = np.concatenate([e[:, 1], e[:, 0]])
+    n_pairs = a.size
+    if n_pairs:
+        kk = np.repeat(np.arange(n_pairs), q)
+        vv = np.tile(np.arange(q), n_pairs)
+        ak, bk = a[kk], b[kk]
+        ca, cb = col[ak, vv], col[bk, vv]
+        fa_v = np.where(ca < 0, fixed_values[ak, vv], 0.0)
+        fb_v = np.where(cb < 0, fixed_values[bk, vv], 0.0)
+        if formulation == "definition":
+            owners_a, owners_v = ak, vv
+            beta = mb.add_columns(names("b", ak, bk, vv), np.zeros(kk.size), None, binary=True)
+            y = mb.add_columns(names("y", ak, bk, vv), np.zeros(kk.size), np.ones(kk.size))
+            beta_k = beta
+            groups = y.reshape(n_pairs, q)
+            budget_names = names("budget", a, b)
+        else:
+            owners = np.unique(a)
+            owners_a = np.repeat(owners, q)
+            owners_v = np.tile(np.arange(q), owners.size)
+            beta = mb.add_columns(names("b", owners_a, owners_v), np.zeros(owners_a.size), None,
+                                  binary=True)
+            y = mb.add_columns(names("y", owners_a, owners_v), np.zeros(owners_a.size),
+                               np.ones(owners_a.size))
+            slot = -np.ones((g.n_nodes, q), dtype=np.intp)
+            slot[owners_a, owners_v] = np.arange(owners_a.size)
+            beta_k = beta[slot[ak, vv]]
+            groups = y.reshape(owners.size, q)
+            budget_names = names("budget", owners)
+        # (R1) P_a(v) - x P_b(v) - (1 + m) beta <= -m
+        idx1 = np.column_stack([ca, cb, beta_k])
+        coef1 = np.tile([1.0, -x, -(1.0 + m)], (kk.size, 1))
+        rhs1 = -m - (fa_v - x * fb_v)
+        mb.add_rows(names("ratio", ak, bk, vv), idx1, coef1, pulp.LpConstraintLE, rhs1)
+        # (R2) P_a(v) - y + beta <= 1   (y >= P_a(v) when beta = 1)
+        ca2 = col[owners_a, owners_v]
+        fa2 = np.where(ca2 < 0, fixed_values[owners_a, owners_v], 0.0)
+        idx2 = np.column_stack([ca2, y, beta])
+        coef2 = np.tile([1.0, -1.0, 1.0], (ca2.size, 1))
+        tag = (names("leak", ak, bk, vv) if formulation == "definition"
+               else names("leak", owners_a, owners_v))
+        mb.add_rows(tag, idx2, coef2, pulp.LpConstraintLE, 1.0 - fa2)
+        # (R4) P_a(v) - x P_b(v) - y <= 0: valid (beta = 1: y >= P_a; beta = 0: the left side
+        # is <= -m), and it makes the LP relaxation at least as tight as the (eps, delta)-DP LP.
+        y_k = y if formulation == "definition" else y[slot[ak, vv]]
+        idx4 = np.column_stack([ca, cb, y_k])
+        coef4 = np.tile([1.0, -x, -1.0], (kk.size, 1))
+        mb.add_rows(names("cut", ak, bk, vv), idx4, coef4, pulp.LpConstraintLE,
+                    -(fa_v - x * fb_v))
+        # (R3) budget
+        mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE,
+                        np.full(groups.shape[0], budget))
+    free = np.flatnonzero(~fixed_mask)
+    mb.set_objective(col[free].ravel(), U[free].ravel())
+    mb.finish()
+    build = time.perf_counter() - t0
+
+    out = solvers.solve(mb.prob, slv, time_limit=tl)
+    P = extract(mb, col, fixed_mask, fixed_values)
+    solver_obj = float((U * P).sum())
+
+    def ok(Pc: np.ndarray) -> bool:
+        return pdp_delta(Mechanism(g, Pc), eps) <= dlt
+
+    P2, lam = certify_solution(mb, col, g, P, fixed_mask, fixed_values, ok,
+                               start=lambda Q: 1e-12, what=f"({eps:g}, {dlt:g})-PDP")
+    M = Mechanism(g, P2)
+    achieved = pdp_delta(M, eps)
+    if achieved > dlt:  # pragma: no cover - certify only returns checked points
+        raise NotPrivateError(f"designed mechanism leaks {achieved!r} > delta={dlt!r}.")
+    objective = float((U * P2).sum())
+    return DesignResult(
+        mechanism=M, objective=objective, status=out.status, solver=out.solver,
+        build_seconds=build, solve_seconds=out.seconds, n_variables=len(mb.vars),
+        n_constraints=mb.n_rows, repair=max(0.0, solver_obj - objective), repair_weight=lam,
+        solver_objective=solver_obj, achieved_delta=achieved, method="milp",
+        formulation=formulation, epsilon=eps, delta=dlt, n_integer_variables=mb.n_integer)
+
+
+def _fixed_dict(g: RainbowGraph, mask: np.ndarray, values: np.ndarray) -> dict | None:
+    idx = np.flatnonzero(mask)
+    if idx.size == 0:
+        return None
+    return {g.nodes[int(i)]: values[int(i)] for i in idx}
+
+
+def _delta_zero(g: RainbowGraph, eps: float, U: np.ndarray, fixed_mask: np.ndarray,
+                fixed_values: np.ndarray, bounds: Any, formulation: str, solver: Any,
+                time_limit: Any, msg: bool) -> DesignResult:
+    r"""(ε, 0)-PDP = (ε, 0)-DP: solve the LP, then break its ties.
+
+    The LP optimum has ties :math:`P_a(v) = e^\epsilon P_b(v)` that round-off may turn into
+    :math:`P_a(v) > e^\epsilon P_b(v)` by one ulp; the exact DP verifier forgives that (its
+    float bound), Definition 2's strict inequality does not. Mixing the free rows with the
+    uniform distribution by :math:`λ \ge τq / (e^\epsilon - 1 + τq)`, τ the largest excess,
+    makes every such term strictly non-leaking (ε > 0); for ε = 0 rows are equalised per
+    component.
+    """
+    res = _lp(g, epsilon=eps, delta=0.0, utility=U,
+              fixed=_fixed_dict(g, fixed_mask, fixed_values), bounds=bounds, solver=solver,
+              time_limit=time_limit, msg=msg)
+    P = res.mechanism.probabilities
+
+    def ok(Pc: np.ndarray) -> bool:
+        return pdp_delta(Mechanism(g, Pc), eps) <= 0.0
+
+    # first guess: excess τ of one float64 ulp of 1 per term; the search grows it as needed
+    tau = float(np.finfo(np.float64).eps)
+    q = g.n_outputs
+    start = tau * q / (math.exp(eps) - 1.0 + tau * q) if eps > 0 else 1.0
+    P2, lam = certify(g, np.array(P), fixed_mask, ok, start=2 * start,
+                      what=f"({eps:g}, 0)-PDP", equalise=(eps == 0))
+    M = Mechanism(g, P2)
+    achieved = pdp_delta(M, eps)
+    if achieved > 0:  # pragma: no cover - certify only returns checked points
+        raise NotPrivateError(f"designed mechanism leaks {achieved!r} > delta=0.")
+    objective = float((U * P2).sum())
+    return replace(res, mechanism=M, objective=objective, method="milp", formulation=formulation,
+                   achieved_delta=achieved, repair=max(0.0, res.solver_objective - objective),
+                   repair_weight=(0.0 if math.isnan(lam) else lam) + res.repair_weight)

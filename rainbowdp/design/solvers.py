@@ -1,0 +1,301 @@
+r"""Solver choice, time limits, logs and the mapping of solver statuses to exceptions.
+
+The design problems of :mod:`rainbowdp.design` are modelled with PuLP and handed to one of:
+
+``"highs"``
+    HiGHS through its Python interface :mod:`highspy` (``pulp.HiGHS``). The default when
+    :mod:`highspy` is installed (``pip install rainbowdp[highs]``).
+``"cbc"``
+    COIN-OR CBC: a ``cbc`` executable on the ``PATH`` (``pulp.COIN_CMD``) if there is one, else the
+    binary bundled with PuLP (``pulp.PULP_CBC_CMD``). The fallback default.
+any ``pulp.LpSolver`` instance
+    e.g. ``pulp.GUROBI(msg=False)`` or ``pulp.CPLEX_CMD()``, used as configured by the caller
+    (a ``time_limit`` given to the design function is set on a copy).
+
+Every solve ends in exactly one of two ways: a *proven optimal* solution, or an exception.
+
+============================================  ==========================================
+solver outcome                                raised
+============================================  ==========================================
+optimal                                       nothing (the solution is returned)
+infeasible (or "unbounded or infeasible")     :class:`~rainbowdp.exceptions.InfeasibleDesignError`
+stopped by the time limit, with or without    :class:`~rainbowdp.exceptions.SolverTimeLimitError`
+an incumbent
+solver not installed / not licensed           :class:`~rainbowdp.exceptions.SolverNotAvailableError`
+anything else (numerical trouble, iteration   :class:`~rainbowdp.exceptions.SolverError`
+limit, a crash)
+============================================  ==========================================
+
+No incumbent is ever returned silently in place of an optimum: a time-limited MILP that has a
+feasible point but no optimality proof raises, and the message carries the solver's status text.
+
+Solver tolerances are tightened (HiGHS: primal feasibility and MIP feasibility ``1e-9``, relative
+and absolute MIP gaps ``1e-9``; CBC: relative and absolute gaps ``1e-9``) so that the optimum
+reported is the optimum of the model; any remaining round-off is repaired and re-verified by the
+design functions.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import pulp
+
+from .._validation import check_nonnegative_float
+from ..exceptions import (
+    InfeasibleDesignError,
+    SolverError,
+    SolverNotAvailableError,
+    SolverTimeLimitError,
+)
+
+__all__ = ["SOLVER_NAMES", "SolveOutcome", "available_solvers", "default_solver", "make_solver",
+           "solve"]
+
+#: Names accepted by the ``solver`` argument of the design functions.
+SOLVER_NAMES = ("highs", "cbc")
+
+#: Tolerances passed to HiGHS (tighter than its defaults of 1e-7 / 1e-6 / 1e-4 / 1e-6).
+HIGHS_OPTIONS = {
+    "primal_feasibility_tolerance": 1e-9,
+    "mip_feasibility_tolerance": 1e-9,
+    "mip_rel_gap": 1e-9,
+    "mip_abs_gap": 1e-9,
+}
+
+#: Relative MIP gap passed to CBC.
+CBC_GAP_REL = 1e-9
+
+
+def _highs_available() -> bool:
+    try:
+        return bool(pulp.HiGHS(msg=False).available())
+    except Exception:  # pragma: no cover - depends on the installation
+        return False
+
+
+def _cbc(msg: bool, time_limit: float | None) -> pulp.LpSolver:
+    """CBC: the system executable when present, otherwise the binary bundled with PuLP."""
+    system = pulp.COIN_CMD(msg=msg, timeLimit=time_limit, gapRel=CBC_GAP_REL, gapAbs=CBC_GAP_REL)
+    if system.available():
+        return system
+    with warnings.catch_warnings():
+        # PuLP >= 3 deprecates its bundled binary in favour of an installed CBC; it still works.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return pulp.PULP_CBC_CMD(msg=msg, timeLimit=time_limit, gapRel=CBC_GAP_REL,
+                                 gapAbs=CBC_GAP_REL)
+
+
+def available_solvers() -> list[str]:
+    """Names in :data:`SOLVER_NAMES` whose solver can run on this machine.
+
+    Examples
+    --------
+    >>> set(available_solvers()) <= {"highs", "cbc"}
+    True
+    """
+    names = []
+    if _highs_available():
+        names.append("highs")
+    if _cbc(False, None).available():
+        names.append("cbc")
+    return names
+
+
+def default_solver() -> str:
+    """``"highs"`` when :mod:`highspy` is installed, else ``"cbc"``.
+
+    Examples
+    --------
+    >>> default_solver() in ("highs", "cbc")
+    True
+    """
+    return "highs" if _highs_available() else "cbc"
+
+
+def _check_time_limit(time_limit: Any) -> float | None:
+    if time_limit is None:
+        return None
+    t = check_nonnegative_float(time_limit, "time_limit")
+    if t <= 0:
+        raise ValueError(f"`time_limit` must be positive (seconds), got time_limit={time_limit!r}.")
+    return t
+
+
+def make_solver(solver: Any = None, *, time_limit: float | None = None,
+                msg: bool = False, lp: bool = False) -> pulp.LpSolver:
+    r"""Build the PuLP solver object for a ``solver`` argument.
+
+    Parameters
+    ----------
+    solver : {None, "highs", "cbc"} or pulp.LpSolver
+        ``None`` picks :func:`default_solver`. A solver object is used as given; if
+        ``time_limit`` is also given it is set on a shallow copy.
+    time_limit : float, optional
+        Seconds (> 0).
+    msg : bool, default False
+        Show the solver's log.
+    lp : bool, default False
+        The model is a pure LP: HiGHS then uses its interior-point method with crossover (a
+        basic optimal solution), which is an order of magnitude faster than simplex on the
+        degenerate privacy LPs of large graphs.
+
+    Returns
+    -------
+    pulp.LpSolver
+
+    Raises
+    ------
+    SolverNotAvailableError
+        If the named solver is not installed, or the solver object reports it is unavailable.
+    ValueError, TypeError
+        On an unknown name, a non-solver object or a bad ``time_limit``.
+
+    Examples
+    --------
+    >>> type(make_solver("cbc")).__name__ in ("COIN_CMD", "PULP_CBC_CMD")
+    True
+    >>> make_solver("glpk")
+    Traceback (most recent call last):
+    ...
+    ValueError: `solver` must be one of ('highs', 'cbc') or a pulp solver object, got solver='glpk'.
+    """
+    t = _check_time_limit(time_limit)
+    if not isinstance(msg, bool):
+        raise TypeError(f"`msg` must be a bool, got msg={msg!r}.")
+    if solver is None:
+        solver = default_solver()
+    if isinstance(solver, str):
+        name = solver.lower()
+        if name == "highs":
+            if not _highs_available():
+                raise SolverNotAvailableError(
+                    "`solver`='highs' needs the highspy package (pip install highspy, or "
+                    "pip install rainbowdp[highs]); it is not installed. Use solver='cbc'.")
+            extra = {"solver": "ipm", "run_crossover": "on"} if lp else {}
+            return pulp.HiGHS(msg=msg, timeLimit=t, **HIGHS_OPTIONS, **extra)
+        if name == "cbc":
+            s = _cbc(msg, t)
+            if not s.available():
+                raise SolverNotAvailableError("`solver`='cbc': no CBC executable was found "
+                                              "(neither on the PATH nor bundled with PuLP).")
+            return s
+        raise ValueError(f"`solver` must be one of {SOLVER_NAMES} or a pulp solver object, got "
+                         f"solver={solver!r}.")
+    if isinstance(solver, pulp.LpSolver):
+        if not solver.available():
+            raise SolverNotAvailableError(f"`solver` {type(solver).__name__} is not available on "
+                                          "this machine (not installed or not licensed).")
+        if t is not None:
+            solver = copy.copy(solver)
+            solver.timeLimit = t
+        return solver
+    raise TypeError(f"`solver` must be one of {SOLVER_NAMES} or a pulp solver object, got "
+                    f"solver={solver!r}.")
+
+
+@dataclass(frozen=True)
+class SolveOutcome:
+    """What :func:`solve` reports about a successful (proven optimal) solve."""
+
+    solver: str
+    status: str
+    seconds: float
+
+
+def _highs_status(prob: pulp.LpProblem) -> str | None:
+    model = getattr(prob, "solverModel", None)
+    if model is None or not hasattr(model, "getModelStatus"):
+        return None
+    st = model.getModelStatus()
+    return str(model.modelStatusToString(st))
+
+
+def _highs_gap(prob: pulp.LpProblem) -> str:
+    """", incumbent ..., bound ..., gap ..." for a HiGHS MIP stopped early (empty otherwise)."""
+    try:
+        info = prob.solverModel.getInfo()
+        inc, bound, gap = info.objective_function_value, info.mip_dual_bound, info.mip_gap
+    except Exception:  # pragma: no cover - not a MIP or an older highspy
+        return ""
+    if not all(math.isfinite(v) for v in (inc, bound, gap)) or info.mip_node_count < 0:
+        return ", no incumbent"
+    # PuLP hands HiGHS the negated objective of a maximisation
+    return f", incumbent {-inc:.10g}, bound {-bound:.10g}, relative gap {gap:.3g}"
+
+
+def solve(prob: pulp.LpProblem, solver: pulp.LpSolver, *, time_limit: float | None = None,
+          ) -> SolveOutcome:
+    r"""Solve ``prob`` and return only if the solver proved optimality.
+
+    Parameters
+    ----------
+    prob : pulp.LpProblem
+    solver : pulp.LpSolver
+        As returned by :func:`make_solver`.
+    time_limit : float, optional
+        The limit that was configured, used to word the messages.
+
+    Returns
+    -------
+    SolveOutcome
+
+    Raises
+    ------
+    InfeasibleDesignError, SolverTimeLimitError, SolverError
+        See the module notes; each message carries the solver's own status text.
+
+    Examples
+    --------
+    >>> prob = pulp.LpProblem("demo", pulp.LpMaximize)
+    >>> x = prob.add_variable("x", 0, 1)
+    >>> prob += x
+    >>> solve(prob, make_solver("cbc")).status
+    'optimal'
+    >>> prob += x >= 2
+    >>> solve(prob, make_solver("cbc"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rainbowdp.exceptions.InfeasibleDesignError: the design problem is infeasible (solver ...
+    """
+    name = type(solver).__name__
+    t0 = time.perf_counter()
+    try:
+        prob.solve(solver)
+    except pulp.PulpSolverError as exc:
+        raise SolverError(f"solver {name} failed: {exc}") from exc
+    seconds = time.perf_counter() - t0
+    status = pulp.LpStatus.get(prob.status, str(prob.status))
+    sol_status = pulp.LpSolution.get(prob.sol_status, str(prob.sol_status))
+    text = f"status {status!r}, solution status {sol_status!r}"
+    if isinstance(solver, pulp.HiGHS):
+        hs = _highs_status(prob)
+        text = f"HiGHS model status {hs!r}"
+        if hs == "Optimal":
+            return SolveOutcome(name, "optimal", seconds)
+        if hs in ("Infeasible", "Primal infeasible or unbounded"):
+            raise InfeasibleDesignError(f"the design problem is infeasible (solver {name}: "
+                                        f"{text}); check `fixed` and `bounds`.")
+        if hs == "Time limit reached":
+            raise SolverTimeLimitError(f"solver {name} stopped at the time limit "
+                                       f"(time_limit={time_limit!r} s) before proving optimality "
+                                       f"({text}{_highs_gap(prob)}); raise `time_limit`.")
+        raise SolverError(f"solver {name} did not prove optimality ({text}).")
+    if prob.status == pulp.LpStatusOptimal and prob.sol_status == pulp.LpSolutionOptimal:
+        return SolveOutcome(name, "optimal", seconds)
+    if prob.status == pulp.LpStatusInfeasible:
+        raise InfeasibleDesignError(f"the design problem is infeasible (solver {name}: {text}); "
+                                    "check `fixed` and `bounds`.")
+    stopped = prob.sol_status == pulp.LpSolutionIntegerFeasible or (
+        prob.status == pulp.LpStatusNotSolved and time_limit is not None
+        and seconds >= 0.5 * time_limit)
+    if time_limit is not None and stopped and math.isfinite(time_limit):
+        raise SolverTimeLimitError(f"solver {name} stopped at the time limit "
+                                   f"(time_limit={time_limit!r} s) before proving optimality "
+                                   f"({text}); raise `time_limit`.")
+    raise SolverError(f"solver {name} did not prove optimality ({text}).")
