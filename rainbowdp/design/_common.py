@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -18,6 +19,7 @@ from scipy.sparse.csgraph import connected_components
 from .._validation import check_probability_vector
 from ..exceptions import InfeasibleDesignError, NotPrivateError
 from ..graph import RainbowGraph
+from . import solvers
 
 __all__ = ["utility_matrix"]
 
@@ -27,9 +29,11 @@ UTILITY_NAMES = ("accuracy", "rank", "absolute", "squared")
 # ---------------------------------------------------------------------------------- utilities
 def _answers_loss(G: RainbowGraph, loss: Callable[[Any, Any], float], what: str) -> np.ndarray:
     if G.answers is None:
-        raise ValueError(f"`utility`={what} needs a graph with true answers (G.answers, as built "
-                         "by RainbowGraph.from_query, circulant or count_path); this graph has "
-                         "none.")
+        raise ValueError(
+            f"`utility`={what} needs a graph with true answers (G.answers, as built "
+            "by RainbowGraph.from_query, circulant or count_path); this graph has "
+            "none."
+        )
     outs = G.outputs
     try:
         L = np.array([[float(loss(o, a)) for o in outs] for a in G.answers], dtype=np.float64)
@@ -40,16 +44,19 @@ def _answers_loss(G: RainbowGraph, loss: Callable[[Any, Any], float], what: str)
 
 def _numeric_answers(G: RainbowGraph, what: str) -> tuple[np.ndarray, np.ndarray]:
     if G.answers is None:
-        raise ValueError(f"`utility`={what!r} needs a graph with true answers (G.answers, as built "
-                         "by RainbowGraph.from_query, circulant or count_path); this graph has "
-                         "none.")
+        raise ValueError(
+            f"`utility`={what!r} needs a graph with true answers (G.answers, as built "
+            "by RainbowGraph.from_query, circulant or count_path); this graph has "
+            "none."
+        )
 
     def real(x: Any) -> bool:
         return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
     if not (all(real(o) for o in G.outputs) and all(real(a) for a in G.answers)):
-        raise ValueError(f"`utility`={what!r} needs numeric outputs and answers, got outputs "
-                         f"{G.outputs!r}.")
+        raise ValueError(
+            f"`utility`={what!r} needs numeric outputs and answers, got outputs {G.outputs!r}."
+        )
     return (np.asarray(G.outputs, dtype=np.float64), np.asarray(G.answers, dtype=np.float64))
 
 
@@ -113,8 +120,10 @@ def utility_matrix(G: RainbowGraph, utility: Any = "accuracy") -> np.ndarray:
             v, a = _numeric_answers(G, utility)
             diff = v[None, :] - a[:, None]
             return -(np.abs(diff) if name == "absolute" else diff * diff)
-        raise ValueError(f"`utility` must be one of {UTILITY_NAMES}, an (N, q) array, a loss "
-                         f"callable or ('loss', L), got utility={utility!r}.")
+        raise ValueError(
+            f"`utility` must be one of {UTILITY_NAMES}, an (N, q) array, a loss "
+            f"callable or ('loss', L), got utility={utility!r}."
+        )
     if isinstance(utility, tuple) and len(utility) == 2 and isinstance(utility[0], str):
         if utility[0] != "loss":
             raise ValueError(f"`utility` as a pair must be ('loss', L), got utility={utility!r}.")
@@ -131,11 +140,15 @@ def _as_matrix(value: Any, n: int, q: int, name: str, shown: Any) -> np.ndarray:
     try:
         U = np.array(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"`{name}` must be a name, an (N, q) array, a loss callable or "
-                        f"('loss', L), got {name}={shown!r}.") from exc
+        raise TypeError(
+            f"`{name}` must be a name, an (N, q) array, a loss callable or "
+            f"('loss', L), got {name}={shown!r}."
+        ) from exc
     if U.shape != (n, q):
-        raise ValueError(f"`{name}` must have shape ({n}, {q}) (nodes, outputs), got shape "
-                         f"{U.shape} for {name}={shown!r}.")
+        raise ValueError(
+            f"`{name}` must have shape ({n}, {q}) (nodes, outputs), got shape "
+            f"{U.shape} for {name}={shown!r}."
+        )
     if not np.all(np.isfinite(U)):
         raise ValueError(f"`{name}` must be finite, got {name}={shown!r}.")
     return U
@@ -172,8 +185,9 @@ def check_fixed(G: RainbowGraph, fixed: Any) -> tuple[np.ndarray, np.ndarray]:
     return mask, values
 
 
-def check_bounds(G: RainbowGraph, bounds: Any, fixed_mask: np.ndarray,
-                 fixed_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def check_bounds(
+    G: RainbowGraph, bounds: Any, fixed_mask: np.ndarray, fixed_values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """``(lower, upper)`` (N, q) arrays for the ``bounds`` argument (default [0, 1])."""
     n, q = G.n_nodes, G.n_outputs
     lower = np.zeros((n, q))
@@ -181,22 +195,28 @@ def check_bounds(G: RainbowGraph, bounds: Any, fixed_mask: np.ndarray,
     if bounds is None:
         return lower, upper
     if not isinstance(bounds, Mapping):
-        raise TypeError("`bounds` must be a mapping node -> (lower, upper), got "
-                        f"bounds={bounds!r}.")
+        raise TypeError(
+            f"`bounds` must be a mapping node -> (lower, upper), got bounds={bounds!r}."
+        )
     for node, pair in bounds.items():
         i = _node_key(G, node, "bounds")
         if not (isinstance(pair, tuple | list) and len(pair) == 2):
-            raise ValueError(f"`bounds[{node!r}]` must be a pair (lower, upper) of numbers or "
-                             f"length-{q} vectors, got {pair!r}.")
+            raise ValueError(
+                f"`bounds[{node!r}]` must be a pair (lower, upper) of numbers or "
+                f"length-{q} vectors, got {pair!r}."
+            )
         lo_hi = []
         for side, val in zip(("lower", "upper"), pair, strict=True):
             default = 0.0 if side == "lower" else 1.0
             try:
-                arr = np.broadcast_to(np.asarray(default if val is None else val,
-                                                 dtype=np.float64), (q,)).copy()
+                arr = np.broadcast_to(
+                    np.asarray(default if val is None else val, dtype=np.float64), (q,)
+                ).copy()
             except (TypeError, ValueError):
-                raise ValueError(f"`bounds[{node!r}]` {side} must be a number or a length-{q} "
-                                 f"vector, got {val!r}.") from None
+                raise ValueError(
+                    f"`bounds[{node!r}]` {side} must be a number or a length-{q} "
+                    f"vector, got {val!r}."
+                ) from None
             if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
                 raise ValueError(f"`bounds[{node!r}]` {side} must lie in [0, 1], got {val!r}.")
             lo_hi.append(arr)
@@ -206,11 +226,15 @@ def check_bounds(G: RainbowGraph, bounds: Any, fixed_mask: np.ndarray,
         if lo.sum() > 1 + 1e-12 or hi.sum() < 1 - 1e-12:
             raise InfeasibleDesignError(
                 f"`bounds[{node!r}]`={pair!r} admit no distribution: sum(lower) = {lo.sum():g} and "
-                f"sum(upper) = {hi.sum():g} must bracket 1.")
-        if fixed_mask[i] and (np.any(fixed_values[i] < lo - 1e-12)
-                              or np.any(fixed_values[i] > hi + 1e-12)):
-            raise InfeasibleDesignError(f"`fixed[{node!r}]`={fixed_values[i].tolist()} violates "
-                                        f"`bounds[{node!r}]`={pair!r}.")
+                f"sum(upper) = {hi.sum():g} must bracket 1."
+            )
+        if fixed_mask[i] and (
+            np.any(fixed_values[i] < lo - 1e-12) or np.any(fixed_values[i] > hi + 1e-12)
+        ):
+            raise InfeasibleDesignError(
+                f"`fixed[{node!r}]`={fixed_values[i].tolist()} violates "
+                f"`bounds[{node!r}]`={pair!r}."
+            )
         lower[i], upper[i] = lo, hi
     return lower, upper
 
@@ -256,13 +280,17 @@ class ModelBuilder:
         self._ub: list[np.ndarray] = []
         self._int: list[np.ndarray] = []
 
-    def add_columns(self, names: list[str], lower: np.ndarray, upper: np.ndarray | None,
-                    *, binary: bool = False) -> np.ndarray:
+    def add_columns(
+        self, names: list[str], lower: np.ndarray, upper: np.ndarray | None, *, binary: bool = False
+    ) -> np.ndarray:
         start = len(self.vars)
         k = len(names)
         self._lb.append(np.zeros(k) if binary else np.asarray(lower, dtype=float))
-        self._ub.append(np.ones(k) if binary else
-                        (np.full(k, np.inf) if upper is None else np.asarray(upper, dtype=float)))
+        self._ub.append(
+            np.ones(k)
+            if binary
+            else (np.full(k, np.inf) if upper is None else np.asarray(upper, dtype=float))
+        )
         self._int.append(np.full(k, binary))
         add = self.prob.add_variable
         if binary:
@@ -271,12 +299,15 @@ class ModelBuilder:
         elif upper is None:
             self.vars.extend(add(nm, lo) for nm, lo in zip(names, lower.tolist(), strict=True))
         else:
-            self.vars.extend(add(nm, lo, hi) for nm, lo, hi in
-                             zip(names, lower.tolist(), upper.tolist(), strict=True))
+            self.vars.extend(
+                add(nm, lo, hi)
+                for nm, lo, hi in zip(names, lower.tolist(), upper.tolist(), strict=True)
+            )
         return np.arange(start, len(self.vars))
 
-    def add_rows(self, names: list[str], idx: np.ndarray, coef: np.ndarray, sense: int,
-                 rhs: np.ndarray) -> None:
+    def add_rows(
+        self, names: list[str], idx: np.ndarray, coef: np.ndarray, sense: int, rhs: np.ndarray
+    ) -> None:
         """Rows ``sum_k coef[r, k] x[idx[r, k]] (sense) rhs[r]``; ``idx < 0`` marks no term."""
         V = self.vars
         Expr = pulp.LpAffineExpression
@@ -285,24 +316,24 @@ class ModelBuilder:
         if idx.shape[1] == 0:
             return
         keep = idx >= 0
-        r_ids = np.broadcast_to(np.arange(self.n_rows, self.n_rows + idx.shape[0])[:, None],
-                                idx.shape)
+        r_ids = np.broadcast_to(
+            np.arange(self.n_rows, self.n_rows + idx.shape[0])[:, None], idx.shape
+        )
         self._coo.append((r_ids[keep], idx[keep], np.asarray(coef, dtype=float)[keep]))
         self._rhs.append(np.asarray(rhs, dtype=float))
         self._sense.append(np.full(idx.shape[0], sense))
         if np.all(idx >= 0):
-            for nm, ii, cc, r in zip(names, idx.tolist(), coef.tolist(), rhs.tolist(),
-                                     strict=True):
+            for nm, ii, cc, r in zip(names, idx.tolist(), coef.tolist(), rhs.tolist(), strict=True):
                 rows[nm] = Con(Expr([(V[i], c) for i, c in zip(ii, cc, strict=True)]), sense, nm, r)
         else:
-            for nm, ii, cc, r in zip(names, idx.tolist(), coef.tolist(), rhs.tolist(),
-                                     strict=True):
+            for nm, ii, cc, r in zip(names, idx.tolist(), coef.tolist(), rhs.tolist(), strict=True):
                 terms = [(V[i], c) for i, c in zip(ii, cc, strict=True) if i >= 0]
                 rows[nm] = Con(Expr(terms), sense, nm, r)
         self.n_rows += len(names)
 
-    def add_sum_rows(self, names: list[str], groups: np.ndarray, sense: int,
-                     rhs: np.ndarray) -> None:
+    def add_sum_rows(
+        self, names: list[str], groups: np.ndarray, sense: int, rhs: np.ndarray
+    ) -> None:
         """Rows ``sum_k x[groups[r, k]] (sense) rhs[r]`` for groups of equal size."""
         self.add_rows(names, groups, np.ones(groups.shape), sense, rhs)
 
@@ -310,7 +341,8 @@ class ModelBuilder:
         V = self.vars
         nz = coefs != 0
         expr = pulp.LpAffineExpression(
-            [(V[i], c) for i, c in zip(ids[nz].tolist(), coefs[nz].tolist(), strict=True)])
+            [(V[i], c) for i, c in zip(ids[nz].tolist(), coefs[nz].tolist(), strict=True)]
+        )
         self.prob.setObjective(expr)
 
     def finish(self) -> None:
@@ -363,8 +395,9 @@ class ModelBuilder:
     def values(self, ids: np.ndarray) -> np.ndarray:
         V = self.vars
         vals = (V[i].varValue for i in ids.tolist())
-        return np.fromiter((0.0 if x is None else x for x in vals), dtype=np.float64,
-                           count=ids.size)
+        return np.fromiter(
+            (0.0 if x is None else x for x in vals), dtype=np.float64, count=ids.size
+        )
 
 
 def names(prefix: str, *parts: np.ndarray) -> list[str]:
@@ -373,8 +406,9 @@ def names(prefix: str, *parts: np.ndarray) -> list[str]:
     return [prefix + "_" + "_".join(map(str, t)) for t in zip(*cols, strict=True)]
 
 
-def probability_columns(mb: ModelBuilder, fixed_mask: np.ndarray, lower: np.ndarray,
-                        upper: np.ndarray) -> np.ndarray:
+def probability_columns(
+    mb: ModelBuilder, fixed_mask: np.ndarray, lower: np.ndarray, upper: np.ndarray
+) -> np.ndarray:
     """Columns P[i, v] for every free node; returns the (N, q) column map (-1 where fixed)."""
     n, q = lower.shape
     col = -np.ones((n, q), dtype=np.intp)
@@ -391,8 +425,13 @@ def probability_columns(mb: ModelBuilder, fixed_mask: np.ndarray, lower: np.ndar
 
 
 # ---------------------------------------------------------------------------------- solution
-def extract(mb: ModelBuilder, col: np.ndarray, fixed_mask: np.ndarray,
-            fixed_values: np.ndarray, x: np.ndarray | None = None) -> np.ndarray:
+def extract(
+    mb: ModelBuilder,
+    col: np.ndarray,
+    fixed_mask: np.ndarray,
+    fixed_values: np.ndarray,
+    x: np.ndarray | None = None,
+) -> np.ndarray:
     """The solver's P: fixed rows put back exactly, tiny negatives clipped, rows renormalised.
 
     ``x`` (all column values, e.g. from :meth:`ModelBuilder.refine`) replaces the solver's.
@@ -407,6 +446,31 @@ def extract(mb: ModelBuilder, col: np.ndarray, fixed_mask: np.ndarray,
         vals = np.where(sums > 0, vals / np.where(sums > 0, sums, 1.0), 1.0 / vals.shape[1])
         P[free] = vals
     return P
+
+
+def solve_model(
+    mb: ModelBuilder,
+    col: np.ndarray,
+    U: np.ndarray,
+    fixed_mask: np.ndarray,
+    fixed_values: np.ndarray,
+    solver: Any,
+    time_limit: float | None,
+    started: float,
+) -> tuple[Any, np.ndarray, float, float]:
+    """Set the objective, solve, and read the solver's mechanism back.
+
+    Shared tail of :func:`~rainbowdp.design.lp` and :func:`~rainbowdp.design.milp`: returns the
+    solver outcome, the extracted (N, q) array (see :func:`extract`), its utility and the model
+    build time measured from ``started`` (a ``time.perf_counter()`` value).
+    """
+    free = np.flatnonzero(~fixed_mask)
+    mb.set_objective(col[free].ravel(), U[free].ravel())
+    mb.finish()
+    build = time.perf_counter() - started
+    out = solvers.solve(mb.prob, solver, time_limit=time_limit)
+    P = extract(mb, col, fixed_mask, fixed_values)
+    return out, P, float((U * P).sum()), build
 
 
 def mix(P: np.ndarray, free: np.ndarray, lam: float) -> np.ndarray:
@@ -430,8 +494,9 @@ def equalise_components(G: RainbowGraph, P: np.ndarray, fixed_mask: np.ndarray) 
     return out
 
 
-def find_mixing(P: np.ndarray, free: np.ndarray, ok: Callable[[np.ndarray], bool],
-                start: float) -> tuple[float, np.ndarray] | None:
+def find_mixing(
+    P: np.ndarray, free: np.ndarray, ok: Callable[[np.ndarray], bool], start: float
+) -> tuple[float, np.ndarray] | None:
     r"""Smallest λ found with ``ok(mix(P, λ))``: try ``start``, double until it passes, then bisect.
 
     ``ok`` is the exact verifier, so whatever λ is returned is certified by it; the search
@@ -459,8 +524,9 @@ def find_mixing(P: np.ndarray, free: np.ndarray, ok: Callable[[np.ndarray], bool
     return good, good_p
 
 
-def dp_mixing_bound(P: np.ndarray, a: np.ndarray, b: np.ndarray, epsilon: float,
-                    delta: float) -> float:
+def dp_mixing_bound(
+    P: np.ndarray, a: np.ndarray, b: np.ndarray, epsilon: float, delta: float
+) -> float:
     r"""Closed-form λ making ``(1-λ)P + λU`` (ε, δ)-DP on the pairs ``(a, b)`` (all rows mixed).
 
     With :math:`D_v = P_a(v) - e^\epsilon P_b(v)` and :math:`c = (e^\epsilon - 1)/q`, the mixed
@@ -491,9 +557,16 @@ def dp_mixing_bound(P: np.ndarray, a: np.ndarray, b: np.ndarray, epsilon: float,
 MAX_REPAIR_WITH_FIXED = 1e-6
 
 
-def certify(G: RainbowGraph, P: np.ndarray, fixed_mask: np.ndarray,
-            ok: Callable[[np.ndarray], bool], *, start: float, what: str,
-            equalise: bool = False) -> tuple[np.ndarray, float]:
+def certify(
+    G: RainbowGraph,
+    P: np.ndarray,
+    fixed_mask: np.ndarray,
+    ok: Callable[[np.ndarray], bool],
+    *,
+    start: float,
+    what: str,
+    equalise: bool = False,
+) -> tuple[np.ndarray, float]:
     r"""Return ``(P', λ)`` with ``ok(P')``, repairing ``P`` if needed; raise if impossible.
 
     Repair (see ``docs/design.md``): free rows are mixed with the uniform distribution,
@@ -515,22 +588,40 @@ def certify(G: RainbowGraph, P: np.ndarray, fixed_mask: np.ndarray,
     found = find_mixing(P, free, ok, start) if free.any() else None
     has_fixed = bool(fixed_mask.any())
     if found is None or (has_fixed and found[0] > MAX_REPAIR_WITH_FIXED):
-        detail = ("" if found is None else
-                  f" (mixing weight {found[0]:.3g} needed, more than the {MAX_REPAIR_WITH_FIXED:g} "
-                  "accepted)")
+        detail = (
+            ""
+            if found is None
+            else f" (mixing weight {found[0]:.3g} needed, more than the {MAX_REPAIR_WITH_FIXED:g} "
+            "accepted)"
+        )
         raise NotPrivateError(
             f"the solver's mechanism fails the exact {what} check by round-off and mixing the "
             f"free rows with the uniform distribution does not repair it{detail}"
-            + ("; the violation is against a fixed row, which mixing cannot move -- try the "
-               "other solver, or loosen `fixed` by a tiny amount" if has_fixed else "") + ".")
+            + (
+                "; the violation is against a fixed row, which mixing cannot move -- try the "
+                "other solver, or loosen `fixed` by a tiny amount"
+                if has_fixed
+                else ""
+            )
+            + "."
+        )
     lam, Q = found
     return Q, lam
 
 
-def certify_solution(mb: ModelBuilder, col: np.ndarray, G: RainbowGraph, P: np.ndarray,
-                     fixed_mask: np.ndarray, fixed_values: np.ndarray,
-                     ok: Callable[[np.ndarray], bool], *, start: Callable[[np.ndarray], float],
-                     what: str, equalise: bool = False) -> tuple[np.ndarray, float]:
+def certify_solution(
+    mb: ModelBuilder,
+    col: np.ndarray,
+    G: RainbowGraph,
+    P: np.ndarray,
+    fixed_mask: np.ndarray,
+    fixed_values: np.ndarray,
+    ok: Callable[[np.ndarray], bool],
+    *,
+    start: Callable[[np.ndarray], float],
+    what: str,
+    equalise: bool = False,
+) -> tuple[np.ndarray, float]:
     """:func:`certify`, after first trying the solver's vertex refined to full precision."""
     if ok(P):
         return P, 0.0

@@ -59,10 +59,10 @@ from ._common import (
     check_graph,
     directed_pairs,
     dp_mixing_bound,
-    extract,
     fixed_fixed_pairs,
     names,
     probability_columns,
+    solve_model,
     utility_matrix,
 )
 from ._result import DesignResult
@@ -70,9 +70,18 @@ from ._result import DesignResult
 __all__ = ["lp"]
 
 
-def lp(G: RainbowGraph, *, epsilon: float, delta: float = 0.0, utility: Any = "accuracy",
-       fixed: Mapping | None = None, bounds: Mapping | None = None, solver: Any = None,
-       time_limit: float | None = None, msg: bool = False) -> DesignResult:
+def lp(
+    G: RainbowGraph,
+    *,
+    epsilon: float,
+    delta: float = 0.0,
+    utility: Any = "accuracy",
+    fixed: Mapping | None = None,
+    bounds: Mapping | None = None,
+    solver: Any = None,
+    time_limit: float | None = None,
+    msg: bool = False,
+) -> DesignResult:
     r"""The utility-optimal (ε, δ)-DP mechanism on a rainbow graph, by LP.
 
     Parameters
@@ -165,7 +174,8 @@ def lp(G: RainbowGraph, *, epsilon: float, delta: float = 0.0, utility: Any = "a
             raise InfeasibleDesignError(
                 f"the fixed rows of neighbours {u!r} and {w!r} are not ({eps:g}, {dlt:g})-close "
                 f"(hockey-stick divergence {h[worst]:.6g} > delta={dlt:g}); no mechanism can "
-                "satisfy `fixed`.")
+                "satisfy `fixed`."
+            )
 
     t0 = time.perf_counter()
     mb = ModelBuilder("rainbowdp_lp")
@@ -185,19 +195,15 @@ def lp(G: RainbowGraph, *, epsilon: float, delta: float = 0.0, utility: Any = "a
             idx = np.column_stack([ca.ravel(), cb.ravel()])
             coef = np.tile([1.0, -x], (n_pairs * q, 1))
         # Every row has a variable: pairs of two fixed rows were dropped above.
-        mb.add_rows(names("dp", a[kk], b[kk], vv), idx, coef, pulp.LpConstraintLE,
-                    -const.ravel())
+        mb.add_rows(names("dp", a[kk], b[kk], vv), idx, coef, pulp.LpConstraintLE, -const.ravel())
         if dlt > 0:
-            mb.add_sum_rows(names("budget", a, b), tid.reshape(n_pairs, q), pulp.LpConstraintLE,
-                            np.full(n_pairs, dlt))
-    free = np.flatnonzero(~fixed_mask)
-    mb.set_objective(col[free].ravel(), U[free].ravel())
-    mb.finish()
-    build = time.perf_counter() - t0
-
-    out = solvers.solve(mb.prob, slv, time_limit=tl)
-    P = extract(mb, col, fixed_mask, fixed_values)
-    solver_obj = float((U * P).sum())
+            mb.add_sum_rows(
+                names("budget", a, b),
+                tid.reshape(n_pairs, q),
+                pulp.LpConstraintLE,
+                np.full(n_pairs, dlt),
+            )
+    out, P, solver_obj, build = solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
 
     def ok(Pc: np.ndarray) -> bool:
         return verify(Mechanism(g, Pc), epsilon=eps, delta=dlt).is_private
@@ -205,18 +211,37 @@ def lp(G: RainbowGraph, *, epsilon: float, delta: float = 0.0, utility: Any = "a
     aa = np.concatenate([g.edges[:, 0], g.edges[:, 1]])
     bb = np.concatenate([g.edges[:, 1], g.edges[:, 0]])
     P2, lam = certify_solution(
-        mb, col, g, P, fixed_mask, fixed_values, ok,
-        start=lambda Q: dp_mixing_bound(Q, aa, bb, eps, dlt), what=f"({eps:g}, {dlt:g})-DP",
-        equalise=(eps == 0 and dlt == 0))
+        mb,
+        col,
+        g,
+        P,
+        fixed_mask,
+        fixed_values,
+        ok,
+        start=lambda Q: dp_mixing_bound(Q, aa, bb, eps, dlt),
+        what=f"({eps:g}, {dlt:g})-DP",
+        equalise=(eps == 0 and dlt == 0),
+    )
     M = Mechanism(g, P2)
     rep = verify(M, epsilon=eps, delta=dlt)
     if not rep.is_private:  # pragma: no cover - certify only returns verified points
         raise NotPrivateError(f"designed mechanism failed re-verification: {rep}")
     objective = float((U * P2).sum())
     return DesignResult(
-        mechanism=M, objective=objective, status=out.status, solver=out.solver,
-        build_seconds=build, solve_seconds=out.seconds, n_variables=len(mb.vars),
-        n_constraints=mb.n_rows, repair=max(0.0, solver_obj - objective),
-        repair_weight=0.0 if math.isnan(lam) else lam, solver_objective=solver_obj,
-        achieved_delta=rep.delta_required, method="lp", formulation="exact", epsilon=eps,
-        delta=dlt)
+        mechanism=M,
+        objective=objective,
+        status=out.status,
+        solver=out.solver,
+        build_seconds=build,
+        solve_seconds=out.seconds,
+        n_variables=len(mb.vars),
+        n_constraints=mb.n_rows,
+        repair=max(0.0, solver_obj - objective),
+        repair_weight=0.0 if math.isnan(lam) else lam,
+        solver_objective=solver_obj,
+        achieved_delta=rep.delta_required,
+        method="lp",
+        formulation="exact",
+        epsilon=eps,
+        delta=dlt,
+    )

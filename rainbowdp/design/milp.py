@@ -80,10 +80,10 @@ from ._common import (
     check_flag,
     check_graph,
     directed_pairs,
-    extract,
     fixed_fixed_pairs,
     names,
     probability_columns,
+    solve_model,
     utility_matrix,
 )
 from ._result import DesignResult
@@ -95,10 +95,20 @@ __all__ = ["FORMULATIONS", "milp"]
 FORMULATIONS = ("definition", "kadam13")
 
 
-def milp(G: RainbowGraph, *, epsilon: float, delta: float, utility: Any = "accuracy",
-         fixed: Mapping | None = None, bounds: Mapping | None = None,
-         formulation: str = "definition", margin: float = 1e-7, solver: Any = None,
-         time_limit: float | None = None, msg: bool = False) -> DesignResult:
+def milp(
+    G: RainbowGraph,
+    *,
+    epsilon: float,
+    delta: float,
+    utility: Any = "accuracy",
+    fixed: Mapping | None = None,
+    bounds: Mapping | None = None,
+    formulation: str = "definition",
+    margin: float = 1e-7,
+    solver: Any = None,
+    time_limit: float | None = None,
+    msg: bool = False,
+) -> DesignResult:
     r"""The utility-optimal (ε, δ)-probabilistic-DP mechanism on a rainbow graph, by MILP.
 
     Parameters
@@ -168,15 +178,17 @@ def milp(G: RainbowGraph, *, epsilon: float, delta: float, utility: Any = "accur
     fixed_mask, fixed_values = check_fixed(g, fixed)
     lower, upper = check_bounds(g, bounds, fixed_mask, fixed_values)
     if not isinstance(formulation, str) or formulation not in FORMULATIONS:
-        raise ValueError(f"`formulation` must be one of {FORMULATIONS}, got "
-                         f"formulation={formulation!r}.")
+        raise ValueError(
+            f"`formulation` must be one of {FORMULATIONS}, got formulation={formulation!r}."
+        )
     m = check_nonnegative_float(margin, "margin")
     if m > 0.01:
         raise ValueError(f"`margin` must be in [0, 0.01], got margin={margin!r}.")
     check_flag(msg, "msg")
     if dlt == 0:
-        return _delta_zero(g, eps, U, fixed_mask, fixed_values, bounds, formulation, solver,
-                           time_limit, msg)
+        return _delta_zero(
+            g, eps, U, fixed_mask, fixed_values, bounds, formulation, solver, time_limit, msg
+        )
     slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg)
     tl = None if time_limit is None else float(time_limit)
     x = math.exp(eps)
@@ -193,7 +205,8 @@ def milp(G: RainbowGraph, *, epsilon: float, delta: float, utility: Any = "accur
             raise InfeasibleDesignError(
                 f"the fixed rows of neighbours {u!r} -> {w!r} leak {leak[worst]:.6g} > "
                 f"delta={dlt:g} at epsilon={eps:g} (probabilistic DP); no mechanism can satisfy "
-                "`fixed`.")
+                "`fixed`."
+            )
 
     t0 = time.perf_counter()
     mb = ModelBuilder("rainbowdp_milp")
@@ -223,10 +236,12 @@ def milp(G: RainbowGraph, *, epsilon: float, delta: float, utility: Any = "accur
             owners = np.unique(a)
             owners_a = np.repeat(owners, q)
             owners_v = np.tile(np.arange(q), owners.size)
-            beta = mb.add_columns(names("b", owners_a, owners_v), np.zeros(owners_a.size), None,
-                                  binary=True)
-            y = mb.add_columns(names("y", owners_a, owners_v), np.zeros(owners_a.size),
-                               np.ones(owners_a.size))
+            beta = mb.add_columns(
+                names("b", owners_a, owners_v), np.zeros(owners_a.size), None, binary=True
+            )
+            y = mb.add_columns(
+                names("y", owners_a, owners_v), np.zeros(owners_a.size), np.ones(owners_a.size)
+            )
             slot = -np.ones((g.n_nodes, q), dtype=np.intp)
             slot[owners_a, owners_v] = np.arange(owners_a.size)
             beta_k = beta[slot[ak, vv]]
@@ -242,44 +257,60 @@ def milp(G: RainbowGraph, *, epsilon: float, delta: float, utility: Any = "accur
         fa2 = np.where(ca2 < 0, fixed_values[owners_a, owners_v], 0.0)
         idx2 = np.column_stack([ca2, y, beta])
         coef2 = np.tile([1.0, -1.0, 1.0], (ca2.size, 1))
-        tag = (names("leak", ak, bk, vv) if formulation == "definition"
-               else names("leak", owners_a, owners_v))
+        tag = (
+            names("leak", ak, bk, vv)
+            if formulation == "definition"
+            else names("leak", owners_a, owners_v)
+        )
         mb.add_rows(tag, idx2, coef2, pulp.LpConstraintLE, 1.0 - fa2)
         # (R4) P_a(v) - x P_b(v) - y <= 0: valid (beta = 1: y >= P_a; beta = 0: the left side
         # is <= -m), and it makes the LP relaxation at least as tight as the (eps, delta)-DP LP.
         y_k = y if formulation == "definition" else y[slot[ak, vv]]
         idx4 = np.column_stack([ca, cb, y_k])
         coef4 = np.tile([1.0, -x, -1.0], (kk.size, 1))
-        mb.add_rows(names("cut", ak, bk, vv), idx4, coef4, pulp.LpConstraintLE,
-                    -(fa_v - x * fb_v))
+        mb.add_rows(names("cut", ak, bk, vv), idx4, coef4, pulp.LpConstraintLE, -(fa_v - x * fb_v))
         # (R3) budget
-        mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE,
-                        np.full(groups.shape[0], budget))
-    free = np.flatnonzero(~fixed_mask)
-    mb.set_objective(col[free].ravel(), U[free].ravel())
-    mb.finish()
-    build = time.perf_counter() - t0
-
-    out = solvers.solve(mb.prob, slv, time_limit=tl)
-    P = extract(mb, col, fixed_mask, fixed_values)
-    solver_obj = float((U * P).sum())
+        mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE, np.full(groups.shape[0], budget))
+    out, P, solver_obj, build = solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
 
     def ok(Pc: np.ndarray) -> bool:
         return pdp_delta(Mechanism(g, Pc), eps) <= dlt
 
-    P2, lam = certify_solution(mb, col, g, P, fixed_mask, fixed_values, ok,
-                               start=lambda Q: 1e-12, what=f"({eps:g}, {dlt:g})-PDP")
+    P2, lam = certify_solution(
+        mb,
+        col,
+        g,
+        P,
+        fixed_mask,
+        fixed_values,
+        ok,
+        start=lambda Q: 1e-12,
+        what=f"({eps:g}, {dlt:g})-PDP",
+    )
     M = Mechanism(g, P2)
     achieved = pdp_delta(M, eps)
     if achieved > dlt:  # pragma: no cover - certify only returns checked points
         raise NotPrivateError(f"designed mechanism leaks {achieved!r} > delta={dlt!r}.")
     objective = float((U * P2).sum())
     return DesignResult(
-        mechanism=M, objective=objective, status=out.status, solver=out.solver,
-        build_seconds=build, solve_seconds=out.seconds, n_variables=len(mb.vars),
-        n_constraints=mb.n_rows, repair=max(0.0, solver_obj - objective), repair_weight=lam,
-        solver_objective=solver_obj, achieved_delta=achieved, method="milp",
-        formulation=formulation, epsilon=eps, delta=dlt, n_integer_variables=mb.n_integer)
+        mechanism=M,
+        objective=objective,
+        status=out.status,
+        solver=out.solver,
+        build_seconds=build,
+        solve_seconds=out.seconds,
+        n_variables=len(mb.vars),
+        n_constraints=mb.n_rows,
+        repair=max(0.0, solver_obj - objective),
+        repair_weight=lam,
+        solver_objective=solver_obj,
+        achieved_delta=achieved,
+        method="milp",
+        formulation=formulation,
+        epsilon=eps,
+        delta=dlt,
+        n_integer_variables=mb.n_integer,
+    )
 
 
 def _fixed_dict(g: RainbowGraph, mask: np.ndarray, values: np.ndarray) -> dict | None:
@@ -289,9 +320,18 @@ def _fixed_dict(g: RainbowGraph, mask: np.ndarray, values: np.ndarray) -> dict |
     return {g.nodes[int(i)]: values[int(i)] for i in idx}
 
 
-def _delta_zero(g: RainbowGraph, eps: float, U: np.ndarray, fixed_mask: np.ndarray,
-                fixed_values: np.ndarray, bounds: Any, formulation: str, solver: Any,
-                time_limit: Any, msg: bool) -> DesignResult:
+def _delta_zero(
+    g: RainbowGraph,
+    eps: float,
+    U: np.ndarray,
+    fixed_mask: np.ndarray,
+    fixed_values: np.ndarray,
+    bounds: Any,
+    formulation: str,
+    solver: Any,
+    time_limit: Any,
+    msg: bool,
+) -> DesignResult:
     r"""(ε, 0)-PDP = (ε, 0)-DP: solve the LP, then break its ties.
 
     The LP optimum has ties :math:`P_a(v) = e^\epsilon P_b(v)` that round-off may turn into
@@ -301,9 +341,17 @@ def _delta_zero(g: RainbowGraph, eps: float, U: np.ndarray, fixed_mask: np.ndarr
     makes every such term strictly non-leaking (ε > 0); for ε = 0 rows are equalised per
     component.
     """
-    res = _lp(g, epsilon=eps, delta=0.0, utility=U,
-              fixed=_fixed_dict(g, fixed_mask, fixed_values), bounds=bounds, solver=solver,
-              time_limit=time_limit, msg=msg)
+    res = _lp(
+        g,
+        epsilon=eps,
+        delta=0.0,
+        utility=U,
+        fixed=_fixed_dict(g, fixed_mask, fixed_values),
+        bounds=bounds,
+        solver=solver,
+        time_limit=time_limit,
+        msg=msg,
+    )
     P = res.mechanism.probabilities
 
     def ok(Pc: np.ndarray) -> bool:
@@ -313,13 +361,27 @@ def _delta_zero(g: RainbowGraph, eps: float, U: np.ndarray, fixed_mask: np.ndarr
     tau = float(np.finfo(np.float64).eps)
     q = g.n_outputs
     start = tau * q / (math.exp(eps) - 1.0 + tau * q) if eps > 0 else 1.0
-    P2, lam = certify(g, np.array(P), fixed_mask, ok, start=2 * start,
-                      what=f"({eps:g}, 0)-PDP", equalise=(eps == 0))
+    P2, lam = certify(
+        g,
+        np.array(P),
+        fixed_mask,
+        ok,
+        start=2 * start,
+        what=f"({eps:g}, 0)-PDP",
+        equalise=(eps == 0),
+    )
     M = Mechanism(g, P2)
     achieved = pdp_delta(M, eps)
     if achieved > 0:  # pragma: no cover - certify only returns checked points
         raise NotPrivateError(f"designed mechanism leaks {achieved!r} > delta=0.")
     objective = float((U * P2).sum())
-    return replace(res, mechanism=M, objective=objective, method="milp", formulation=formulation,
-                   achieved_delta=achieved, repair=max(0.0, res.solver_objective - objective),
-                   repair_weight=(0.0 if math.isnan(lam) else lam) + res.repair_weight)
+    return replace(
+        res,
+        mechanism=M,
+        objective=objective,
+        method="milp",
+        formulation=formulation,
+        achieved_delta=achieved,
+        repair=max(0.0, res.solver_objective - objective),
+        repair_weight=(0.0 if math.isnan(lam) else lam) + res.repair_weight,
+    )

@@ -257,16 +257,16 @@ def test_closed_form_mixing_weight_restores_privacy(M, eps, dlt, G):
 
 def _inject(monkeypatch, row: int, delta_vec: np.ndarray) -> None:
     """Perturb the extracted point and switch off the vertex refinement (tested separately)."""
-    lp_mod = importlib.import_module("rainbowdp.design.lp")
+    common = importlib.import_module("rainbowdp.design._common")
     monkeypatch.setattr(ModelBuilder, "refine", lambda self, **kw: None)
-    real = lp_mod.extract
+    real = common.extract
 
     def noisy(*args):
         P = real(*args)
         P[row] = P[row] + delta_vec
         return P
 
-    monkeypatch.setattr(lp_mod, "extract", noisy)
+    monkeypatch.setattr(common, "extract", noisy)
 
 
 def test_repair_of_a_slightly_infeasible_point(monkeypatch):
