@@ -30,8 +30,9 @@ def random_graph(n: int, m: int, q: int, seed: int) -> RainbowGraph:
             keys.add((min(u, v), max(u, v)))
     perms = np.array(list(itertools.permutations(range(q))))
     ids = rng.integers(0, len(perms), n)
-    return RainbowGraph.from_edges(np.array(sorted(keys)), outputs=list(range(q)),
-                                   rainbow_table=perms, rainbow_ids=ids)
+    return RainbowGraph.from_edges(
+        np.array(sorted(keys)), outputs=list(range(q)), rainbow_table=perms, rainbow_ids=ids
+    )
 
 
 def naive_build(G: RainbowGraph, epsilon: float, delta: float) -> float:
@@ -71,25 +72,36 @@ def main() -> None:
     for solver in ("highs", "cbc"):
         t0 = time.perf_counter()
         try:
-            r = lp(G, epsilon=eps, delta=dlt, solver=solver,
-                   time_limit=args.cbc_time_limit if solver == "cbc" else None)
+            r = lp(
+                G,
+                epsilon=eps,
+                delta=dlt,
+                solver=solver,
+                time_limit=args.cbc_time_limit if solver == "cbc" else None,
+            )
         except SolverTimeLimitError:
             total = time.perf_counter() - t0
-            print(f"{'lp ' + solver:<34}{'':>9}{'':>10}{total:>10.2f}  time limit "
-                  f"{args.cbc_time_limit:g} s hit")
+            print(
+                f"{'lp ' + solver:<34}{'':>9}{'':>10}{total:>10.2f}  time limit "
+                f"{args.cbc_time_limit:g} s hit"
+            )
             continue
         total = time.perf_counter() - t0
         ok = verify(r.mechanism, epsilon=eps, delta=dlt).is_private
         agree = "" if ref is None else f", |diff| vs highs {abs(r.objective - ref):.1e}"
         ref = r.objective if ref is None else ref
-        print(f"{'lp ' + solver:<34}{r.build_seconds:>9.2f}{r.solve_seconds:>10.2f}"
-              f"{total:>10.2f}  utility {r.objective:.6f}, verified {ok}, repair "
-              f"{r.repair:.1e}, build/baseline {r.build_seconds / base:.2f}{agree}")
+        print(
+            f"{'lp ' + solver:<34}{r.build_seconds:>9.2f}{r.solve_seconds:>10.2f}"
+            f"{total:>10.2f}  utility {r.objective:.6f}, verified {ok}, repair "
+            f"{r.repair:.1e}, build/baseline {r.build_seconds / base:.2f}{agree}"
+        )
 
     print("  model size: see the LP rows above (55 000 variables, 61 000 rows at full size)")
 
-    print(f"\nMILP (definition), q = 3, epsilon = 0.5, delta = 0.1, utility 'rank', time limit "
-          f"{args.milp_time_limit:g} s; LP(eps, 0) <= MILP <= LP(eps, delta)")
+    print(
+        f"\nMILP (definition), q = 3, epsilon = 0.5, delta = 0.1, utility 'rank', time limit "
+        f"{args.milp_time_limit:g} s; LP(eps, 0) <= MILP <= LP(eps, delta)"
+    )
     print(f"{'run':<34}{'build s':>9}{'solve s':>10}{'total s':>10}  notes")
     for nm in (10, 20, 50):
         H = random_graph(nm, 3 * nm // 2, 3, seed=1)
@@ -99,17 +111,27 @@ def main() -> None:
             label = f"milp {solver} {nm} nodes {3 * nm // 2} edges"
             t0 = time.perf_counter()
             try:
-                r = milp(H, epsilon=0.5, delta=0.1, utility="rank", solver=solver,
-                         time_limit=args.milp_time_limit)
+                r = milp(
+                    H,
+                    epsilon=0.5,
+                    delta=0.1,
+                    utility="rank",
+                    solver=solver,
+                    time_limit=args.milp_time_limit,
+                )
             except SolverTimeLimitError as exc:
                 detail = str(exc).split("(", 2)[-1].rsplit(";", 1)[0]
-                print(f"{label:<34}{'':>9}{'':>10}{time.perf_counter() - t0:>10.2f}  NOT optimal: "
-                      f"{detail} (LPs {lo:.4f}, {hi:.4f})")
+                print(
+                    f"{label:<34}{'':>9}{'':>10}{time.perf_counter() - t0:>10.2f}  NOT optimal: "
+                    f"{detail} (LPs {lo:.4f}, {hi:.4f})"
+                )
                 continue
-            print(f"{label:<34}{r.build_seconds:>9.2f}{r.solve_seconds:>10.2f}"
-                  f"{time.perf_counter() - t0:>10.2f}  optimal {r.objective:.6f} in "
-                  f"[{lo:.4f}, {hi:.4f}], pdp_delta {pdp_delta(r.mechanism, 0.5):.4f}, "
-                  f"{r.n_integer_variables} binaries")
+            print(
+                f"{label:<34}{r.build_seconds:>9.2f}{r.solve_seconds:>10.2f}"
+                f"{time.perf_counter() - t0:>10.2f}  optimal {r.objective:.6f} in "
+                f"[{lo:.4f}, {hi:.4f}], pdp_delta {pdp_delta(r.mechanism, 0.5):.4f}, "
+                f"{r.n_integer_variables} binaries"
+            )
 
 
 if __name__ == "__main__":

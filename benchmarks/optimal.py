@@ -34,21 +34,23 @@ def grid_graph(side: int, n_rainbows: int = 6, q: int = 5) -> RainbowGraph:
     """side x side grid with 8-neighbourhood; rainbow by angular sector around the centre."""
     idx = np.arange(side * side).reshape(side, side)
     pairs = [
-        (idx[:, :-1], idx[:, 1:]),          # horizontal
-        (idx[:-1, :], idx[1:, :]),          # vertical
-        (idx[:-1, :-1], idx[1:, 1:]),       # diagonal
-        (idx[:-1, 1:], idx[1:, :-1]),       # anti-diagonal
+        (idx[:, :-1], idx[:, 1:]),  # horizontal
+        (idx[:-1, :], idx[1:, :]),  # vertical
+        (idx[:-1, :-1], idx[1:, 1:]),  # diagonal
+        (idx[:-1, 1:], idx[1:, :-1]),  # anti-diagonal
     ]
     edges = np.concatenate([np.column_stack([a.ravel(), b.ravel()]) for a, b in pairs])
     yy, xx = np.divmod(np.arange(side * side), side)
     angle = np.arctan2(yy - (side - 1) / 2, xx - (side - 1) / 2)
-    sector = np.minimum(((angle + math.pi) / (2 * math.pi) * n_rainbows).astype(np.intp),
-                        n_rainbows - 1)
+    sector = np.minimum(
+        ((angle + math.pi) / (2 * math.pi) * n_rainbows).astype(np.intp), n_rainbows - 1
+    )
     perms = list(itertools.permutations(range(q)))
     rng = np.random.default_rng(0)
     table = np.array([perms[i] for i in rng.choice(len(perms), n_rainbows, replace=False)])
-    return RainbowGraph.from_edges(edges, outputs=[f"v{j}" for j in range(q)],
-                                   rainbow_table=table, rainbow_ids=sector)
+    return RainbowGraph.from_edges(
+        edges, outputs=[f"v{j}" for j in range(q)], rainbow_table=table, rainbow_ids=sector
+    )
 
 
 def boundary_rows(G: RainbowGraph, epsilon: float) -> dict:
@@ -83,28 +85,34 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     G = grid_graph(args.side)
-    _ = G.adjacency                       # the CSR adjacency is shared by both sides
+    _ = G.adjacency  # the CSR adjacency is shared by both sides
     t_build = time.perf_counter() - t0
     rows = boundary_rows(G, args.epsilon)
     eps, dlt = args.epsilon, args.delta
 
-    _, bfs_first, bfs = timed(lambda: breadth_first_order(G.adjacency, 0, directed=True,
-                                                          return_predecessors=False),
-                              args.repeat)
+    _, bfs_first, bfs = timed(
+        lambda: breadth_first_order(G.adjacency, 0, directed=True, return_predecessors=False),
+        args.repeat,
+    )
     (gb, _g), bg_first, bg = timed(lambda: boundary_graph(G), args.repeat)
-    M, opt_first, opt = timed(lambda: optimal_mechanism(G, epsilon=eps, delta=dlt,
-                                                        boundary=rows), args.repeat)
+    M, opt_first, opt = timed(
+        lambda: optimal_mechanism(G, epsilon=eps, delta=dlt, boundary=rows), args.repeat
+    )
     rep, ver_first, ver = timed(lambda: verify(M, epsilon=eps, delta=dlt), args.repeat)
     assert rep.is_private
     baseline = bfs + ver
     ratio = opt / baseline
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    print(f"graph: {G.n_nodes} nodes, {G.n_edges} edges, {G.rainbow_table.shape[0]} rainbows, "
-          f"q = {G.n_outputs}; boundary graph: {gb.n_nodes} nodes; built in {t_build:.2f} s")
-    print(f"(epsilon, delta) = ({eps:g}, {dlt:g}); delta required by the result = "
-          f"{rep.delta_required:.3g}; times are the best of {args.repeat} (first run in "
-          "brackets)")
+    print(
+        f"graph: {G.n_nodes} nodes, {G.n_edges} edges, {G.rainbow_table.shape[0]} rainbows, "
+        f"q = {G.n_outputs}; boundary graph: {gb.n_nodes} nodes; built in {t_build:.2f} s"
+    )
+    print(
+        f"(epsilon, delta) = ({eps:g}, {dlt:g}); delta required by the result = "
+        f"{rep.delta_required:.3g}; times are the best of {args.repeat} (first run in "
+        "brackets)"
+    )
     print()
     print(f"{'step':<44}{'seconds':>10}{'first':>10}")
     print("-" * 64)

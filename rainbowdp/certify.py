@@ -102,10 +102,12 @@ class Certificate:
     float_error: Fraction
 
     def __str__(self) -> str:
-        return (f"({self.epsilon:g}, {self.delta:g})-DP certified {self.verdict.value}: exact "
-                f"delta required in [{float(self.delta_lower):.17g}, "
-                f"{float(self.delta_upper):.17g}] ({self.edges_checked_exactly} edge(s) checked "
-                "exactly)")
+        return (
+            f"({self.epsilon:g}, {self.delta:g})-DP certified {self.verdict.value}: exact "
+            f"delta required in [{float(self.delta_lower):.17g}, "
+            f"{float(self.delta_upper):.17g}] ({self.edges_checked_exactly} edge(s) checked "
+            "exactly)"
+        )
 
 
 # ---------------------------------------------------------------------- e^ε in rationals
@@ -221,8 +223,10 @@ def _float_error(p: np.ndarray, lo: Fraction, hi: Fraction, x_hat: float | None)
 
 def _int_rows(rows: np.ndarray) -> np.ndarray:
     """Object array of Python ints equal to rows * 2**1074 exactly (rows in [0, 2])."""
-    vals = [n << (_P_SHIFT + 1 - d.bit_length()) for n, d in
-            map(float.as_integer_ratio, rows.ravel().tolist())]
+    vals = [
+        n << (_P_SHIFT + 1 - d.bit_length())
+        for n, d in map(float.as_integer_ratio, rows.ravel().tolist())
+    ]
     out = np.empty(rows.size, dtype=object)
     out[:] = vals
     return out.reshape(rows.shape)
@@ -235,8 +239,14 @@ def _exact_directed(a_rows: np.ndarray, b_rows: np.ndarray, y_num: int, shift: i
 
 
 # ---------------------------------------------------------------------- certify
-def certify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: float = 0.0,
-            exact: bool = False) -> Certificate:
+def certify(
+    mechanism: Mechanism,
+    *,
+    epsilon: float,
+    delta: float = 0.0,
+    tol: float = 0.0,
+    exact: bool = False,
+) -> Certificate:
     r"""Certify (ε, δ)-DP of ``mechanism`` in exact rational arithmetic.
 
     Parameters
@@ -382,10 +392,12 @@ def certify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: fl
     d_frac = Fraction(dlt)
     n_e = edges.shape[0]
 
-    def result(verdict: Verdict, lower: Fraction, upper: Fraction, worst: tuple | None,
-               n_exact: int) -> Certificate:
-        return Certificate(verdict, eps, dlt, t, lower, upper, worst, n_exact, threshold, lo,
-                           hi, eta)
+    def result(
+        verdict: Verdict, lower: Fraction, upper: Fraction, worst: tuple | None, n_exact: int
+    ) -> Certificate:
+        return Certificate(
+            verdict, eps, dlt, t, lower, upper, worst, n_exact, threshold, lo, hi, eta
+        )
 
     if n_e == 0:
         return result(Verdict.PRIVATE, Fraction(0), Fraction(0), None, 0)
@@ -403,8 +415,7 @@ def certify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: fl
             if d_frac >= eta:
                 cut = _float_at_most(d_frac - eta)
             worst_float = int(np.argmax(np.maximum(fwd, bwd)))
-        lf = float(sys.float_info.max) if lo > Fraction(sys.float_info.max) else \
-            _float_at_most(lo)
+        lf = float(sys.float_info.max) if lo > Fraction(sys.float_info.max) else _float_at_most(lo)
         violated = False
         if worst_float >= 0:
             # Smallest float v with v - eta >= threshold: a divergence above it is a proof.
@@ -437,8 +448,12 @@ def certify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: fl
             exact_zero = (bound[0] == -np.inf) & (bound[1] == -np.inf)
             filtered &= ~(near & ~exact_zero)
         if filtered.any():
-            top = float(max(np.max(bound[0], where=filtered, initial=-np.inf),
-                            np.max(bound[1], where=filtered, initial=-np.inf)))
+            top = float(
+                max(
+                    np.max(bound[0], where=filtered, initial=-np.inf),
+                    np.max(bound[1], where=filtered, initial=-np.inf),
+                )
+            )
             if top > -math.inf:
                 upper = Fraction(top) + eta
                 lower = max(lower, Fraction(top) - eta)
@@ -452,7 +467,7 @@ def certify(mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: fl
         rows = _int_rows(p[nodes_needed])
         pairs = inverse.reshape(-1, 2)
         for start in range(0, pairs.shape[0], _EXACT_CHUNK):
-            blk = pairs[start:start + _EXACT_CHUNK]
+            blk = pairs[start : start + _EXACT_CHUNK]
             a, b = rows[blk[:, 0]], rows[blk[:, 1]]
             f_lo = _exact_directed(a, b, hi_num, EXP_BITS)  # H_U: lower bound
             b_lo = _exact_directed(b, a, hi_num, EXP_BITS)

@@ -136,8 +136,10 @@ class Mechanism:
         obj = cls.__new__(cls)
         p = np.ascontiguousarray(probabilities, dtype=np.float64)
         if p.shape != (graph.n_nodes, graph.n_outputs):
-            raise InvalidMechanismError(f"`probabilities` must have shape ({graph.n_nodes}, "
-                                        f"{graph.n_outputs}), got shape {p.shape}.")
+            raise InvalidMechanismError(
+                f"`probabilities` must have shape ({graph.n_nodes}, "
+                f"{graph.n_outputs}), got shape {p.shape}."
+            )
         p.setflags(write=False)
         obj._graph = graph
         obj._p = p

@@ -117,8 +117,7 @@ class Morphism:
     def __init__(self, source: RainbowGraph, target: RainbowGraph, mapping: Any) -> None:
         for name, g in (("source", source), ("target", target)):
             if not isinstance(g, RainbowGraph):
-                raise TypeError(f"`{name}` must be a RainbowGraph, got {name}="
-                                f"{type(g).__name__}.")
+                raise TypeError(f"`{name}` must be a RainbowGraph, got {name}={type(g).__name__}.")
         index = self._index_from_mapping(source, target, mapping)
         self._source = source
         self._target = target
@@ -126,8 +125,7 @@ class Morphism:
         self._check_edges()
 
     @classmethod
-    def _trusted(cls, source: RainbowGraph, target: RainbowGraph,
-                 index: np.ndarray) -> Morphism:
+    def _trusted(cls, source: RainbowGraph, target: RainbowGraph, index: np.ndarray) -> Morphism:
         """A morphism known to be valid by construction (no edge check)."""
         obj = cls.__new__(cls)
         idx = np.asarray(index, dtype=np.intp)
@@ -136,18 +134,20 @@ class Morphism:
         return obj
 
     @staticmethod
-    def _index_from_mapping(source: RainbowGraph, target: RainbowGraph,
-                            mapping: Any) -> np.ndarray:
+    def _index_from_mapping(source: RainbowGraph, target: RainbowGraph, mapping: Any) -> np.ndarray:
         n1, n2 = source.n_nodes, target.n_nodes
         if isinstance(mapping, Mapping):
             unknown = next((d for d in mapping if d not in source.node_index), None)
             if unknown is not None:
-                raise InvalidMorphismError(f"`mapping` names {unknown!r}, which is not a node of "
-                                           "the source graph.")
+                raise InvalidMorphismError(
+                    f"`mapping` names {unknown!r}, which is not a node of the source graph."
+                )
             missing = next((d for d in source.nodes if d not in mapping), None)
             if missing is not None:
-                raise InvalidMorphismError(f"`mapping` gives no image for source node "
-                                           f"{missing!r}; a morphism is defined on every node.")
+                raise InvalidMorphismError(
+                    f"`mapping` gives no image for source node "
+                    f"{missing!r}; a morphism is defined on every node."
+                )
             index = np.empty(n1, dtype=np.intp)
             tindex = target.node_index
             for i, d in enumerate(source.nodes):
@@ -157,28 +157,37 @@ class Morphism:
                 except (KeyError, TypeError):
                     raise InvalidMorphismError(
                         f"`mapping` sends source node {d!r} to {img!r}, which is not a node of "
-                        "the target graph.") from None
+                        "the target graph."
+                    ) from None
         else:
             if isinstance(mapping, str | bytes):
-                raise TypeError("`mapping` must be a dict source node -> target node or an "
-                                f"integer array, got mapping={mapping!r}.")
+                raise TypeError(
+                    "`mapping` must be a dict source node -> target node or an "
+                    f"integer array, got mapping={mapping!r}."
+                )
             try:
                 arr = np.asarray(mapping)
-            except (TypeError, ValueError) as exc:            # e.g. a ragged nested list
-                raise TypeError("`mapping` must be a dict or an integer array, got "
-                                f"mapping={mapping!r}.") from exc
+            except (TypeError, ValueError) as exc:  # e.g. a ragged nested list
+                raise TypeError(
+                    f"`mapping` must be a dict or an integer array, got mapping={mapping!r}."
+                ) from exc
             if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
-                raise TypeError("`mapping` must be a dict source node -> target node or an "
-                                f"integer array, got an array of dtype {arr.dtype}.")
+                raise TypeError(
+                    "`mapping` must be a dict source node -> target node or an "
+                    f"integer array, got an array of dtype {arr.dtype}."
+                )
             if arr.shape != (n1,):
-                raise InvalidMorphismError(f"`mapping` must have one target index per source "
-                                           f"node, shape ({n1},), got shape {arr.shape}.")
+                raise InvalidMorphismError(
+                    f"`mapping` must have one target index per source "
+                    f"node, shape ({n1},), got shape {arr.shape}."
+                )
             bad = np.flatnonzero((arr < 0) | (arr >= n2))
             if bad.size:
                 i = int(bad[0])
                 raise InvalidMorphismError(
                     f"`mapping` sends source node {source.nodes[i]!r} to index {int(arr[i])}, "
-                    f"outside the target's node range [0, {n2}).")
+                    f"outside the target's node range [0, {n2})."
+                )
             index = arr.astype(np.intp)
         index.setflags(write=False)
         return index
@@ -204,7 +213,8 @@ class Morphism:
             raise InvalidMorphismError(
                 f"`mapping` is not a morphism: the source edge ({s_nodes[u]!r}, {s_nodes[v]!r}) "
                 f"is sent to ({t_nodes[gu]!r}, {t_nodes[gv]!r}), which are distinct and not "
-                "adjacent in the target (Definition 4 needs an edge or one node).")
+                "adjacent in the target (Definition 4 needs an edge or one node)."
+            )
 
     # ------------------------------------------------------------------ views
     @property
@@ -263,8 +273,8 @@ class Morphism:
         t_ids = self._target.rainbow_ids[self._index]
         r2 = self._target.rainbow_table.shape[0]
         pairs = np.unique(s_ids.astype(np.int64) * r2 + t_ids)
-        s_tab = self._source.rainbow_table[pairs // r2]            # source output indices
-        t_tab = self._target.rainbow_table[pairs % r2]             # target output indices
+        s_tab = self._source.rainbow_table[pairs // r2]  # source output indices
+        t_tab = self._target.rainbow_table[pairs % r2]  # target output indices
         return bool(np.array_equal(perm[s_tab], t_tab))
 
     def pullback(self, mechanism: Mechanism) -> Mechanism:
@@ -296,17 +306,18 @@ class Morphism:
         functions via randomized graph colorings").
         """
         if not isinstance(mechanism, Mechanism):
-            raise TypeError(f"`mechanism` must be a Mechanism, got "
-                            f"{type(mechanism).__name__}.")
+            raise TypeError(f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}.")
         if mechanism.graph is not self._target:
             raise InvalidMechanismError(
                 "`mechanism` must live on the morphism's target graph (the same RainbowGraph "
-                f"object), got a mechanism on {mechanism.graph!r}.")
+                f"object), got a mechanism on {mechanism.graph!r}."
+            )
         perm = self._output_permutation()
         if perm is None:
             raise InvalidMechanismError(
                 f"the source outputs {self._source.outputs!r} and the target outputs "
-                f"{self._target.outputs!r} must be the same set to pull a mechanism back.")
+                f"{self._target.outputs!r} must be the same set to pull a mechanism back."
+            )
         p = mechanism.probabilities[self._index]
         if not np.array_equal(perm, np.arange(perm.shape[0])):
             p = p[:, perm]
@@ -330,7 +341,7 @@ def _levels_from_bfs(order: np.ndarray, pred: np.ndarray, n_total: int) -> np.nd
         return depth
     pos = np.empty(n_total, dtype=itype)
     pos[order] = np.arange(m, dtype=itype)
-    pp = pos[pred[order[1:]]]                       # parent position of order[1:], each < own
+    pp = pos[pred[order[1:]]]  # parent position of order[1:], each < own
     if np.all(pp[1:] >= pp[:-1]):
         bounds = [0, 1]
         while bounds[-1] < m:
@@ -397,8 +408,8 @@ def distances_to_boundary(graph: RainbowGraph) -> np.ndarray:
     order, pred = breadth_first_order(big, n, directed=True, return_predecessors=True)
     depth = _levels_from_bfs(order, pred, n + 1)
     dist = depth[:n].astype(np.int64)
-    dist -= 1                                       # depth 1 (boundary nodes) is distance 0
-    np.maximum(dist, -1, out=dist)                  # unreached (depth -1) stays -1
+    dist -= 1  # depth 1 (boundary nodes) is distance 0
+    np.maximum(dist, -1, out=dist)  # unreached (depth -1) stays -1
     return dist
 
 
@@ -457,11 +468,12 @@ def boundary_graph(graph: RainbowGraph) -> tuple[RainbowGraph, Morphism]:
     return _boundary_graph_from_distances(graph, dist)
 
 
-def _boundary_graph_from_distances(graph: RainbowGraph,
-                                   dist: np.ndarray) -> tuple[RainbowGraph, Morphism]:
+def _boundary_graph_from_distances(
+    graph: RainbowGraph, dist: np.ndarray
+) -> tuple[RainbowGraph, Morphism]:
     ids = graph.rainbow_ids
     r = graph.rainbow_table.shape[0]
-    d_top = int(dist.max()) + 2                     # distances -1..d_top-2 shifted to 0..
+    d_top = int(dist.max()) + 2  # distances -1..d_top-2 shifted to 0..
     present = np.bincount(ids * d_top + (dist + 1), minlength=r * d_top).reshape(r, d_top) > 0
     has_inf = present[:, 0]
     reached = present[:, 1:]
@@ -482,8 +494,9 @@ def _boundary_graph_from_distances(graph: RainbowGraph,
     # chain edges
     chain_len = np.maximum(dmax, 0)
     starts = np.repeat(offsets[:-1], chain_len)
-    within = np.arange(int(chain_len.sum())) - np.repeat(np.cumsum(chain_len) - chain_len,
-                                                         chain_len)
+    within = np.arange(int(chain_len.sum())) - np.repeat(
+        np.cumsum(chain_len) - chain_len, chain_len
+    )
     chain = np.column_stack([starts + within, starts + within + 1])
     # head edges: every edge joining two rainbows joins two boundary nodes, so the rows of the
     # CSR adjacency of the boundary nodes hold all of them
@@ -495,15 +508,21 @@ def _boundary_graph_from_distances(graph: RainbowGraph,
     ru = np.repeat(ids[bnodes], cnt)
     rv = ids[adj.indices[flat]]
     cross = ru != rv
-    pair_keys = np.unique(np.minimum(ru[cross], rv[cross]).astype(np.int64) * r
-                          + np.maximum(ru[cross], rv[cross]))
+    pair_keys = np.unique(
+        np.minimum(ru[cross], rv[cross]).astype(np.int64) * r + np.maximum(ru[cross], rv[cross])
+    )
     head = np.column_stack([offsets[pair_keys // r], offsets[pair_keys % r]])
     edges_b = np.concatenate([chain, head]).astype(np.intp)
-    gb = RainbowGraph.from_edges(edges_b, outputs=graph.outputs,
-                                 rainbow_table=graph.rainbow_table, rainbow_ids=b_ids,
-                                 nodes=labels, boundary=heads)
+    gb = RainbowGraph.from_edges(
+        edges_b,
+        outputs=graph.outputs,
+        rainbow_table=graph.rainbow_table,
+        rainbow_ids=b_ids,
+        nodes=labels,
+        boundary=heads,
+    )
     if has_inf.any():
-        inf_index = offsets[1:] - 1                 # last node of each block: (c, "inf")
+        inf_index = offsets[1:] - 1  # last node of each block: (c, "inf")
         index = np.where(dist >= 0, offsets[:-1][ids] + dist, inf_index[ids])
     else:
         index = offsets[:-1][ids] + dist

@@ -82,14 +82,21 @@ def _check_distributions(p: Any, name: str) -> np.ndarray:
     if arr.ndim == 1:
         return check_probability_vector(arr, name)
     if arr.ndim != 2 or arr.shape[1] == 0:
-        raise ValueError(f"`{name}` must be a probability vector or a 2-D array of them (rows), "
-                         f"got shape {arr.shape}.")
-    bad = ~np.isfinite(arr).all(axis=1) | (arr < 0).any(axis=1) \
+        raise ValueError(
+            f"`{name}` must be a probability vector or a 2-D array of them (rows), "
+            f"got shape {arr.shape}."
+        )
+    bad = (
+        ~np.isfinite(arr).all(axis=1)
+        | (arr < 0).any(axis=1)
         | (np.abs(arr.sum(axis=1) - 1.0) > 1e-9)
+    )
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"`{name}` row {i} must be a probability vector (finite, non-negative, "
-                         f"sum 1 within 1e-09), got {arr[i].tolist()}.")
+        raise ValueError(
+            f"`{name}` row {i} must be a probability vector (finite, non-negative, "
+            f"sum 1 within 1e-09), got {arr[i].tolist()}."
+        )
     return arr
 
 
@@ -149,11 +156,11 @@ def _step(p: np.ndarray, x: float, delta: float, variant: str) -> np.ndarray:
     thr = (1.0 - delta) / (x + 1.0) if corrected else 1.0 / (x + 1.0)
     zero = np.zeros((r, 1))
     s = np.cumsum(p, axis=1)
-    u = np.cumsum(p[:, :0:-1], axis=1)[:, ::-1]      # u[:, k] = sum_{i > k} p_i, k < q-1
+    u = np.cumsum(p[:, :0:-1], axis=1)[:, ::-1]  # u[:, k] = sum_{i > k} p_i, k < q-1
     u = np.concatenate([u, zero], axis=1)
     below = s <= thr
     if corrected:
-        capped = u <= delta                           # 1 - e^-eps (1 - s - delta) >= 1
+        capped = u <= delta  # 1 - e^-eps (1 - s - delta) >= 1
     else:
         capped = np.where(below, x * s + delta >= 1.0, u <= x * delta)
     # branch of each prefix (0 A, 1 B, 2 C); the full prefix is always C (s'_q = 1)
@@ -168,15 +175,23 @@ def _step(p: np.ndarray, x: float, delta: float, variant: str) -> np.ndarray:
     g = np.maximum((x - 1.0 / x) * (thr - s_prev), 0.0)  # B(s_{k-1}) - A(s_{k-1}) on A
     nil = np.zeros_like(p)
     if corrected:
-        b_prev, b_now = (u_prev - delta) / x, (u - delta) / x     # u' = 1 - s' on B
+        b_prev, b_now = (u_prev - delta) / x, (u - delta) / x  # u' = 1 - s' on B
     else:
         b_prev, b_now = u_prev / x - delta, u / x - delta
     # p'_k for (previous branch, branch); B->A, C->A and C->B do not occur
     choices = [
-        up, down + g, 1.0 - (x * s_prev + delta),          # A->A, A->B, A->C
-        nil, down, b_prev,                                 # B->A, B->B, B->C
-        nil, nil, nil,                                     # C->*
-        up + delta, 1.0 - b_now, nil + 1.0,                # empty->A, empty->B, empty->C
+        up,
+        down + g,
+        1.0 - (x * s_prev + delta),  # A->A, A->B, A->C
+        nil,
+        down,
+        b_prev,  # B->A, B->B, B->C
+        nil,
+        nil,
+        nil,  # C->*
+        up + delta,
+        1.0 - b_now,
+        nil + 1.0,  # empty->A, empty->B, empty->C
     ]
     out = np.choose(prev * 3 + code, choices)
     np.maximum(out, 0.0, out=out)
@@ -254,7 +269,7 @@ def _iterate(m: np.ndarray, n: int, x: float, delta: float, variant: str) -> np.
     cur = m
     for t in range(1, n + 1):
         nxt = _step(cur, x, delta, variant)
-        if np.array_equal(nxt, cur):     # a fixed point (e.g. the point mass): rows repeat
+        if np.array_equal(nxt, cur):  # a fixed point (e.g. the point mass): rows repeat
             out[:, t:] = cur[:, None, :]
             break
         cur = nxt
@@ -282,8 +297,7 @@ def _tau_array(s0: np.ndarray, eps: float, delta: float, variant: str) -> np.nda
     tstar = np.log((thr + rho) / base[reach]) / eps
     # first integer t with e^{t eps}(s0 + rho) >= thr + rho; exact ties (where both branches
     # agree) are absorbed by a relative tolerance
-    tau_out[reach] = np.maximum(np.ceil(tstar - 1e-10 * np.maximum(1.0, tstar)), 0) \
-        .astype(np.int64)
+    tau_out[reach] = np.maximum(np.ceil(tstar - 1e-10 * np.maximum(1.0, tstar)), 0).astype(np.int64)
     tau_out[never] = TAU_INFINITY
     return tau_out
 
@@ -343,8 +357,9 @@ def tau(m: Any, epsilon: float, delta: float, *, variant: str = "corrected") -> 
     return _tau_array(s0, eps, dlt, variant)
 
 
-def prefix_sums_closed_form(m: Any, t: Any, epsilon: float, delta: float, *,
-                            variant: str = "corrected") -> np.ndarray:
+def prefix_sums_closed_form(
+    m: Any, t: Any, epsilon: float, delta: float, *, variant: str = "corrected"
+) -> np.ndarray:
     r"""Prefix sums :math:`s^t_k` of :math:`T^t(\vec m)` in closed form (Gu et al., Section 5).
 
     Parameters
@@ -419,7 +434,7 @@ def prefix_sums_closed_form(m: Any, t: Any, epsilon: float, delta: float, *,
     tau_f = np.where(inf_tau, 0.0, taus.astype(np.float64))
     base = s0 + rho
     with np.errstate(divide="ignore"):
-        logb = np.log(base)                            # -inf where s0 + rho == 0
+        logb = np.log(base)  # -inf where s0 + rho == 0
     # first branch at min(t, tau) (never overflows: values stay below the threshold)
     ta = np.where(inf_tau, tcol, np.minimum(tcol, tau_f))
     first = np.exp(ta * eps + logb) - rho
@@ -434,8 +449,15 @@ def prefix_sums_closed_form(m: Any, t: Any, epsilon: float, delta: float, *,
 
 
 # ---------------------------------------------------------------------- line graphs
-def line_mechanism(m: Any, n: int, epsilon: float, delta: float, *,
-                   variant: str = "corrected", method: str = "iterate") -> np.ndarray:
+def line_mechanism(
+    m: Any,
+    n: int,
+    epsilon: float,
+    delta: float,
+    *,
+    variant: str = "corrected",
+    method: str = "iterate",
+) -> np.ndarray:
     r"""The optimal mechanism on the (c, n)-line with boundary condition m (Theorem 4).
 
     Parameters
@@ -487,8 +509,7 @@ def line_mechanism(m: Any, n: int, epsilon: float, delta: float, *,
 
 
 # ---------------------------------------------------------------------- general graphs
-def _resolve_boundary(graph: RainbowGraph, boundary: Mapping, needs: np.ndarray
-                      ) -> np.ndarray:
+def _resolve_boundary(graph: RainbowGraph, boundary: Mapping, needs: np.ndarray) -> np.ndarray:
     """(R, q) boundary rows in outputs order (NaN rows for rainbows that need none)."""
     r, q = graph.rainbow_table.shape[0], graph.n_outputs
     rows = np.full((r, q), np.nan)
@@ -512,9 +533,10 @@ def _resolve_boundary(graph: RainbowGraph, boundary: Mapping, needs: np.ndarray
     if by_rainbow:
         for k in keys:
             c = as_rainbow(k)
-            row = check_probability_vector(boundary[k], f"boundary[{k!r}]", size=q,
-                                           error=InvalidBoundaryError)
-            if c >= 0:                       # rainbows no node has are accepted and unused
+            row = check_probability_vector(
+                boundary[k], f"boundary[{k!r}]", size=q, error=InvalidBoundaryError
+            )
+            if c >= 0:  # rainbows no node has are accepted and unused
                 rows[c] = row / row.sum()
     else:
         node_index = graph.node_index
@@ -522,12 +544,14 @@ def _resolve_boundary(graph: RainbowGraph, boundary: Mapping, needs: np.ndarray
         if bad is not None:
             raise InvalidBoundaryError(
                 f"`boundary` key {bad!r} is neither a rainbow (a tuple of outputs in preference "
-                f"order, e.g. one of {rainbows!r}) nor a node of the graph.")
+                f"order, e.g. one of {rainbows!r}) nor a node of the graph."
+            )
         bad = next((k for k in keys if k not in node_index), None)
         if bad is not None:
             raise InvalidBoundaryError(
                 f"`boundary` mixes rainbows (e.g. {bad!r}) and nodes as keys; give either "
-                "{rainbow: distribution} or {boundary node: distribution}.")
+                "{rainbow: distribution} or {boundary node: distribution}."
+            )
         bmask = graph.boundary_mask
         ids = graph.rainbow_ids
         for k in keys:
@@ -535,9 +559,11 @@ def _resolve_boundary(graph: RainbowGraph, boundary: Mapping, needs: np.ndarray
             if not bmask[i]:
                 raise InvalidBoundaryError(
                     f"`boundary` gives a distribution for node {k!r}, which is not a boundary "
-                    "node (Definition 5); the boundary condition fixes boundary nodes only.")
-            row = check_probability_vector(boundary[k], f"boundary[{k!r}]", size=q,
-                                           error=InvalidBoundaryError)
+                    "node (Definition 5); the boundary condition fixes boundary nodes only."
+                )
+            row = check_probability_vector(
+                boundary[k], f"boundary[{k!r}]", size=q, error=InvalidBoundaryError
+            )
             row = row / row.sum()
             c = int(ids[i])
             if np.isnan(rows[c, 0]):
@@ -550,24 +576,34 @@ def _resolve_boundary(graph: RainbowGraph, boundary: Mapping, needs: np.ndarray
                     f"{first!r} and {k!r} of rainbow {rainbows[c]!r} get different "
                     f"distributions {rows[c].tolist()} and {row.tolist()}. Without homogeneity "
                     "an optimal (dominating) mechanism need not exist (Gu et al., Example 1); "
-                    "use rainbowdp.design.lp for a utility-specific optimum.")
-        missing = np.flatnonzero(bmask & ~np.isin(np.arange(graph.n_nodes),
-                                                  [node_index[k] for k in keys]))
+                    "use rainbowdp.design.lp for a utility-specific optimum."
+                )
+        missing = np.flatnonzero(
+            bmask & ~np.isin(np.arange(graph.n_nodes), [node_index[k] for k in keys])
+        )
         if missing.size:
             raise InvalidBoundaryError(
                 f"`boundary` gives no distribution for boundary node "
                 f"{graph.nodes[int(missing[0])]!r}; a node-wise boundary condition must list "
-                "every boundary node.")
+                "every boundary node."
+            )
     lacking = np.flatnonzero(needs & np.isnan(rows[:, 0]))
     if lacking.size:
         raise InvalidBoundaryError(
             f"`boundary` gives no distribution for rainbow {rainbows[int(lacking[0])]!r}, which "
-            "has boundary nodes; every such rainbow needs one.")
+            "has boundary nodes; every such rainbow needs one."
+        )
     return rows
 
 
-def optimal_mechanism(graph: RainbowGraph, *, epsilon: float, delta: float = 0.0,
-                      boundary: Mapping, variant: str = "corrected") -> Mechanism:
+def optimal_mechanism(
+    graph: RainbowGraph,
+    *,
+    epsilon: float,
+    delta: float = 0.0,
+    boundary: Mapping,
+    variant: str = "corrected",
+) -> Mechanism:
     r"""The unique optimal (ε, δ)-DP mechanism under a valid homogeneous boundary condition.
 
     Parameters
@@ -644,8 +680,10 @@ def optimal_mechanism(graph: RainbowGraph, *, epsilon: float, delta: float = 0.0
     dlt = check_delta(delta)
     variant = _check_variant(variant)
     if not isinstance(boundary, Mapping):
-        raise TypeError("`boundary` must be a mapping {rainbow: distribution} or {boundary "
-                        f"node: distribution}}, got boundary={boundary!r}.")
+        raise TypeError(
+            "`boundary` must be a mapping {rainbow: distribution} or {boundary "
+            f"node: distribution}}, got boundary={boundary!r}."
+        )
     gb, g = boundary_graph(graph)
     x = math.exp(eps)
     r, q = graph.rainbow_table.shape
@@ -669,24 +707,30 @@ def optimal_mechanism(graph: RainbowGraph, *, epsilon: float, delta: float = 0.0
         for j, c in enumerate(active.tolist()):
             length = int(chain_len[c])
             block = np.empty((length, q))
-            block[:, table[c]] = lines[j, :length]            # rainbow order -> outputs order
-            pb[starts[j]:starts[j] + length] = block
+            block[:, table[c]] = lines[j, :length]  # rainbow order -> outputs order
+            pb[starts[j] : starts[j] + length] = block
     inf_nodes = np.flatnonzero(is_inf)
-    pb[inf_nodes, table[b_ids[inf_nodes], 0]] = 1.0              # point mass on the top output
+    pb[inf_nodes, table[b_ids[inf_nodes], 0]] = 1.0  # point mass on the top output
     mb = Mechanism(gb, pb)
     mech = g.pullback(mb)
     report = verify(mech, epsilon=eps, delta=dlt)
     if not report.is_private:
         raise NotPrivateError(
             f"the {variant!r} operator gave a mechanism that is not ({eps:g}, {dlt:g})-DP: "
-            f"{report}. " + ("The printed eq. (4.3) is only (epsilon, e^epsilon delta)-DP for "
-                             "delta > 0 (docs/errata.md item 1); use variant='corrected'."
-                             if variant == "paper" else ""))
+            f"{report}. "
+            + (
+                "The printed eq. (4.3) is only (epsilon, e^epsilon delta)-DP for "
+                "delta > 0 (docs/errata.md item 1); use variant='corrected'."
+                if variant == "paper"
+                else ""
+            )
+        )
     return mech
 
 
-def _check_validity(graph: RainbowGraph, gb: RainbowGraph, rows: np.ndarray, eps: float,
-                    dlt: float) -> None:
+def _check_validity(
+    graph: RainbowGraph, gb: RainbowGraph, rows: np.ndarray, eps: float, dlt: float
+) -> None:
     """Theorem 2's validity: rainbows joined by an edge get (ε, δ)-close distributions."""
     e = gb.edges
     ids = gb.rainbow_ids
@@ -697,13 +741,15 @@ def _check_validity(graph: RainbowGraph, gb: RainbowGraph, rows: np.ndarray, eps
         need = max(hockey_stick(rows[a], rows[b], eps), hockey_stick(rows[b], rows[a], eps))
         ge = graph.edges
         gi = graph.rainbow_ids
-        hit = np.flatnonzero(((gi[ge[:, 0]] == a) & (gi[ge[:, 1]] == b))
-                             | ((gi[ge[:, 0]] == b) & (gi[ge[:, 1]] == a)))[0]
+        hit = np.flatnonzero(
+            ((gi[ge[:, 0]] == a) & (gi[ge[:, 1]] == b))
+            | ((gi[ge[:, 0]] == b) & (gi[ge[:, 1]] == a))
+        )[0]
         u, v = graph.nodes[int(ge[hit, 0])], graph.nodes[int(ge[hit, 1])]
         rb = graph.rainbows
         raise InvalidBoundaryError(
             f"the boundary condition is not valid (Theorem 2): the edge ({u!r}, {v!r}) joins "
             f"rainbows {rb[a]!r} and {rb[b]!r}, whose distributions {rows[a].tolist()} and "
             f"{rows[b].tolist()} are not ({eps:g}, {dlt:g})-close; they need delta >= "
-            f"{need:.6g} at this epsilon.")
-
+            f"{need:.6g} at this epsilon."
+        )

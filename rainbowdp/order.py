@@ -55,8 +55,10 @@ def _as_vectors(value: Any, name: str) -> np.ndarray:
     except (TypeError, ValueError) as exc:
         raise TypeError(f"`{name}` must be an array of numbers, got {name}={value!r}.") from exc
     if arr.ndim not in (1, 2) or arr.shape[-1] == 0:
-        raise ValueError(f"`{name}` must be a non-empty 1-D vector or 2-D array of row vectors, "
-                         f"got shape {arr.shape} for {name}={value!r}.")
+        raise ValueError(
+            f"`{name}` must be a non-empty 1-D vector or 2-D array of row vectors, "
+            f"got shape {arr.shape} for {name}={value!r}."
+        )
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"`{name}` must be finite, got {name}={value!r}.")
     return arr
@@ -143,8 +145,13 @@ def dominates(x: Any, y: Any, *, tol: float = 1e-12) -> bool | np.ndarray:
 def _same_structure(g1: RainbowGraph, g2: RainbowGraph) -> bool:
     if g1 is g2:
         return True
-    return (g1.n_nodes == g2.n_nodes and g1.outputs == g2.outputs and g1.nodes == g2.nodes
-            and np.array_equal(g1.edges, g2.edges) and np.array_equal(g1.order, g2.order))
+    return (
+        g1.n_nodes == g2.n_nodes
+        and g1.outputs == g2.outputs
+        and g1.nodes == g2.nodes
+        and np.array_equal(g1.edges, g2.edges)
+        and np.array_equal(g1.order, g2.order)
+    )
 
 
 def _check_mechanism(value: Any, name: str) -> Mechanism:
@@ -189,20 +196,25 @@ def mechanism_dominates(m1: Mechanism, m2: Mechanism, *, tol: float = 1e-12) -> 
     a = _check_mechanism(m1, "m1")
     b = _check_mechanism(m2, "m2")
     if not _same_structure(a.graph, b.graph):
-        raise InvalidMechanismError(f"`m1` and `m2` must live on the same rainbow graph, got "
-                                    f"{a.graph!r} and {b.graph!r} (nodes, outputs, edges or "
-                                    "rainbows differ).")
+        raise InvalidMechanismError(
+            f"`m1` and `m2` must live on the same rainbow graph, got "
+            f"{a.graph!r} and {b.graph!r} (nodes, outputs, edges or "
+            "rainbows differ)."
+        )
     return bool(np.all(dominates(a.in_rainbow_order(), b.in_rainbow_order(), tol=tol)))
 
 
 def _check_weights(weights: Any, q: int, *, monotone: bool) -> np.ndarray:
     w = _as_vectors(weights, "weights")
     if w.ndim != 1 or w.shape[0] != q:
-        raise ValueError(f"`weights` must be a vector of {q} numbers (one per rank), got shape "
-                         f"{w.shape} for weights={weights!r}.")
+        raise ValueError(
+            f"`weights` must be a vector of {q} numbers (one per rank), got shape "
+            f"{w.shape} for weights={weights!r}."
+        )
     if monotone and np.any(np.diff(w) > 0):
-        raise ValueError(f"`weights` must be non-increasing (rank 0 = most preferred), got "
-                         f"weights={weights!r}.")
+        raise ValueError(
+            f"`weights` must be non-increasing (rank 0 = most preferred), got weights={weights!r}."
+        )
     return w
 
 
@@ -292,12 +304,16 @@ def expected_utility(mechanism: Mechanism, utility: Any) -> float:
     u = _as_vectors(utility, "utility")
     if u.ndim == 1:
         if u.shape[0] != g.n_outputs:
-            raise ValueError(f"`utility` as a vector by rank must have {g.n_outputs} entries, got "
-                             f"{u.shape[0]}: utility={utility!r}.")
+            raise ValueError(
+                f"`utility` as a vector by rank must have {g.n_outputs} entries, got "
+                f"{u.shape[0]}: utility={utility!r}."
+            )
         u = u[g.ranks]
     elif u.shape != (g.n_nodes, g.n_outputs):
-        raise ValueError(f"`utility` must have shape ({g.n_nodes}, {g.n_outputs}) or "
-                         f"({g.n_outputs},), got shape {u.shape}.")
+        raise ValueError(
+            f"`utility` must have shape ({g.n_nodes}, {g.n_outputs}) or "
+            f"({g.n_outputs},), got shape {u.shape}."
+        )
     return float(np.einsum("ij,ij->", u, m.probabilities))
 
 
@@ -340,12 +356,16 @@ def is_order_reasonable(utility: Any, graph: RainbowGraph, *, tol: float = 0.0) 
     u = _as_vectors(utility, "utility")
     if u.ndim == 1:
         if u.shape[0] != g.n_outputs:
-            raise ValueError(f"`utility` as a vector by rank must have {g.n_outputs} entries, got "
-                             f"{u.shape[0]}: utility={utility!r}.")
+            raise ValueError(
+                f"`utility` as a vector by rank must have {g.n_outputs} entries, got "
+                f"{u.shape[0]}: utility={utility!r}."
+            )
         by_rank = u[None, :]
     elif u.shape != (g.n_nodes, g.n_outputs):
-        raise ValueError(f"`utility` must have shape ({g.n_nodes}, {g.n_outputs}) or "
-                         f"({g.n_outputs},), got shape {u.shape}.")
+        raise ValueError(
+            f"`utility` must have shape ({g.n_nodes}, {g.n_outputs}) or "
+            f"({g.n_outputs},), got shape {u.shape}."
+        )
     else:
         by_rank = np.take_along_axis(u, g.order, axis=1)
     return bool(np.all(np.diff(by_rank, axis=1) <= t))

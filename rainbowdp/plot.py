@@ -54,9 +54,16 @@ def output_colors(outputs: Sequence[Hashable]) -> list:
     return [cmap(i % cmap.N) for i in range(len(outs))]
 
 
-def plot_line_mechanism(m: Any, n: int, epsilon: float, delta: float, *, ax: Any = None,
-                        labels: Sequence[str] | None = None,
-                        variant: str = "corrected") -> Any:
+def plot_line_mechanism(
+    m: Any,
+    n: int,
+    epsilon: float,
+    delta: float,
+    *,
+    ax: Any = None,
+    labels: Sequence[str] | None = None,
+    variant: str = "corrected",
+) -> Any:
     r"""Probability of each output against the distance t on the optimal (c, n)-line.
 
     Curves interpolate non-integer t with :func:`~rainbowdp.optimal.prefix_sums_closed_form`
@@ -104,8 +111,10 @@ def plot_line_mechanism(m: Any, n: int, epsilon: float, delta: float, *, ax: Any
         labels = [f"k = {k + 1}" for k in range(q)]
     labels = list(labels)
     if len(labels) != q:
-        raise ValueError(f"`labels` must have {q} entries (one per output), got {len(labels)}: "
-                         f"labels={labels!r}.")
+        raise ValueError(
+            f"`labels` must have {q} entries (one per output), got {len(labels)}: "
+            f"labels={labels!r}."
+        )
     rows = line_mechanism(arr, n, eps, dlt, variant=variant)
     grid = np.linspace(0.0, float(n), 40 * n + 1)
     s = prefix_sums_closed_form(arr, grid, eps, dlt, variant=variant)
@@ -119,22 +128,37 @@ def plot_line_mechanism(m: Any, n: int, epsilon: float, delta: float, *, ax: Any
         ax.plot(t_int, rows[:, k], "o", color=colors[k], ms=2.5)
         if taus[k] != TAU_INFINITY and taus[k] <= n:
             ax.axvline(float(taus[k]), color=colors[k], ls=":", lw=1.0)
-            ax.annotate(rf"$\tau_{k + 1}={int(taus[k])}$", (float(taus[k]), 1.0),
-                        xycoords=("data", "axes fraction"), rotation=90, va="top", ha="right",
-                        fontsize=7, color=colors[k])
+            ax.annotate(
+                rf"$\tau_{k + 1}={int(taus[k])}$",
+                (float(taus[k]), 1.0),
+                xycoords=("data", "axes fraction"),
+                rotation=90,
+                va="top",
+                ha="right",
+                fontsize=7,
+                color=colors[k],
+            )
     ax.set_xlabel("distance t to the boundary")
     ax.set_ylabel(r"$\mathbb{P}[\mathcal{M}(t) = k]$")
     ax.set_xlim(0, n)
     ax.set_ylim(0, 1)
-    ax.set_title(rf"optimal $(\varepsilon, \delta) = ({eps:.4g}, {dlt:g})$ line mechanism"
-                 + (" (printed operator)" if variant == "paper" else ""))
+    ax.set_title(
+        rf"optimal $(\varepsilon, \delta) = ({eps:.4g}, {dlt:g})$ line mechanism"
+        + (" (printed operator)" if variant == "paper" else "")
+    )
     ax.legend(loc="center right", fontsize=8)
     return fig
 
 
-def draw_rainbow_graph(G: RainbowGraph, mechanism: Mechanism | None = None, *, ax: Any = None,
-                       pos: Mapping | None = None, layout: str = "spring",
-                       seed: int = 0) -> Any:
+def draw_rainbow_graph(
+    G: RainbowGraph,
+    mechanism: Mechanism | None = None,
+    *,
+    ax: Any = None,
+    pos: Mapping | None = None,
+    layout: str = "spring",
+    seed: int = 0,
+) -> Any:
     r"""Draw a rainbow graph: nodes coloured by their top output, boundary nodes outlined.
 
     With a mechanism, each node also shows its output distribution as a small pie (one wedge
@@ -185,8 +209,7 @@ def draw_rainbow_graph(G: RainbowGraph, mechanism: Mechanism | None = None, *, a
         raise TypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
     if mechanism is not None:
         if not isinstance(mechanism, Mechanism):
-            raise TypeError(f"`mechanism` must be a Mechanism, got "
-                            f"{type(mechanism).__name__}.")
+            raise TypeError(f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}.")
         if mechanism.graph is not G:
             raise ValueError("`mechanism` must live on `G` (the same RainbowGraph object).")
     if pos is None:
@@ -213,30 +236,36 @@ def draw_rainbow_graph(G: RainbowGraph, mechanism: Mechanism | None = None, *, a
         ax.add_collection(LineCollection(xy[e], colors="0.6", linewidths=0.8, zorder=1))
     bmask = G.boundary_mask
     disks = [mpatches.Circle(tuple(c), radius) for c in xy]
-    ax.add_collection(PatchCollection(
-        disks, facecolors=[colors[j] for j in top],
-        edgecolors=["black" if b else "none" for b in bmask],
-        linewidths=[2.0 if b else 0.0 for b in bmask], zorder=2))
+    ax.add_collection(
+        PatchCollection(
+            disks,
+            facecolors=[colors[j] for j in top],
+            edgecolors=["black" if b else "none" for b in bmask],
+            linewidths=[2.0 if b else 0.0 for b in bmask],
+            zorder=2,
+        )
+    )
     if mechanism is not None:
         p = mechanism.probabilities
         start = np.concatenate([np.zeros((G.n_nodes, 1)), np.cumsum(p, axis=1)[:, :-1]], axis=1)
         wedges, faces = [], []
         for i, j in zip(*np.nonzero(p > 0), strict=True):
             a0 = 90.0 + 360.0 * start[i, j]
-            wedges.append(mpatches.Wedge(tuple(xy[i]), 0.65 * radius, a0,
-                                         a0 + 360.0 * p[i, j]))
+            wedges.append(mpatches.Wedge(tuple(xy[i]), 0.65 * radius, a0, a0 + 360.0 * p[i, j]))
             faces.append(colors[j])
-        ax.add_collection(PatchCollection(wedges, facecolors=faces, edgecolors="white",
-                                          linewidths=0.3, zorder=3))
+        ax.add_collection(
+            PatchCollection(wedges, facecolors=faces, edgecolors="white", linewidths=0.3, zorder=3)
+        )
     ax.set_xlim(xy[:, 0].min() - 2 * radius, xy[:, 0].max() + 2 * radius)
     ax.set_ylim(xy[:, 1].min() - 2 * radius, xy[:, 1].max() + 2 * radius)
     ax.set_aspect("equal")
     ax.set_axis_off()
     handles = [mpatches.Patch(color=colors[j], label=str(o)) for j, o in enumerate(G.outputs)]
-    handles.append(mpatches.Patch(facecolor="white", edgecolor="black", linewidth=2.0,
-                                  label="boundary node"))
-    ax.legend(handles=handles, loc="upper right", fontsize=8, title="top output",
-              title_fontsize=8)
-    ax.set_title(f"rainbow graph: {G.n_nodes} nodes, {G.n_edges} edges, "
-                 f"{G.rainbow_table.shape[0]} rainbows")
+    handles.append(
+        mpatches.Patch(facecolor="white", edgecolor="black", linewidth=2.0, label="boundary node")
+    )
+    ax.legend(handles=handles, loc="upper right", fontsize=8, title="top output", title_fontsize=8)
+    ax.set_title(
+        f"rainbow graph: {G.n_nodes} nodes, {G.n_edges} edges, {G.rainbow_table.shape[0]} rainbows"
+    )
     return fig

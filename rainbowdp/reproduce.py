@@ -82,9 +82,18 @@ def _line_figure(number: int, delta: float, n: int, variant: str) -> LineFigure:
     taus = tuple(int(v) for v in tau(m, GU_EPSILON, delta, variant=variant))
     fig = plot_line_mechanism(m, n, GU_EPSILON, delta, variant=variant)
     fig.axes[0].set_title(f"Gu et al., Fig. {number}: " + fig.axes[0].get_title(), fontsize=9)
-    return LineFigure(name=f"Gu et al., Fig. {number}", epsilon=GU_EPSILON, delta=delta,
-                      boundary=GU_BOUNDARY, variant=variant, t=np.arange(n + 1),
-                      probabilities=rows, tau=taus, printed_tau=_PRINTED_TAU[delta], figure=fig)
+    return LineFigure(
+        name=f"Gu et al., Fig. {number}",
+        epsilon=GU_EPSILON,
+        delta=delta,
+        boundary=GU_BOUNDARY,
+        variant=variant,
+        t=np.arange(n + 1),
+        probabilities=rows,
+        tau=taus,
+        printed_tau=_PRINTED_TAU[delta],
+        figure=fig,
+    )
 
 
 def figure_3(*, n: int = 45, variant: str = "corrected") -> LineFigure:

@@ -40,18 +40,23 @@ def _oracle(m: Mechanism, epsilon: float) -> tuple[Fraction, Fraction]:
     best_lo = best_hi = Fraction(0)
     for u, v in m.graph.edges.tolist():
         for a, b in ((rows[u], rows[v]), (rows[v], rows[u])):
-            h_u = sum((max(pa - hi * pb, Fraction(0)) for pa, pb in zip(a, b, strict=True)),
-                      Fraction(0))
-            h_l = sum((max(pa - lo * pb, Fraction(0)) for pa, pb in zip(a, b, strict=True)),
-                      Fraction(0))
+            h_u = sum(
+                (max(pa - hi * pb, Fraction(0)) for pa, pb in zip(a, b, strict=True)), Fraction(0)
+            )
+            h_l = sum(
+                (max(pa - lo * pb, Fraction(0)) for pa, pb in zip(a, b, strict=True)), Fraction(0)
+            )
             best_lo, best_hi = max(best_lo, h_u), max(best_hi, h_l)
     return best_lo, best_hi
 
 
 def _graph(n: int, q: int, edges: list[tuple[int, int]]) -> RainbowGraph:
-    return RainbowGraph.from_edges(np.array(edges, dtype=np.intp).reshape(-1, 2),
-                                   outputs=list(range(q)), rainbow_table=[list(range(q))],
-                                   rainbow_ids=np.zeros(n, dtype=np.intp))
+    return RainbowGraph.from_edges(
+        np.array(edges, dtype=np.intp).reshape(-1, 2),
+        outputs=list(range(q)),
+        rainbow_table=[list(range(q))],
+        rainbow_ids=np.zeros(n, dtype=np.intp),
+    )
 
 
 def _random_mechanism(seed: int, n: int, q: int, kind: str) -> Mechanism:
@@ -134,15 +139,20 @@ def test_exp_bounds_bits_and_bad_input() -> None:
 
 
 # ---------------------------------------------------------------------- random instances
-_EPS = st.one_of(st.sampled_from([0.0, LN2, LN2_UP, math.log(1.5), math.log(3.0), 1.0]),
-                 st.floats(min_value=0.0, max_value=3.0, allow_nan=False))
+_EPS = st.one_of(
+    st.sampled_from([0.0, LN2, LN2_UP, math.log(1.5), math.log(3.0), 1.0]),
+    st.floats(min_value=0.0, max_value=3.0, allow_nan=False),
+)
 
 
 @st.composite
 def _instances(draw: st.DrawFn) -> tuple[Mechanism, float, float, float]:
-    m = _random_mechanism(draw(st.integers(0, 2**32 - 1)), draw(st.integers(2, 5)),
-                          draw(st.integers(2, 5)), draw(st.sampled_from(["dyadic", "close",
-                                                                         "random"])))
+    m = _random_mechanism(
+        draw(st.integers(0, 2**32 - 1)),
+        draw(st.integers(2, 5)),
+        draw(st.integers(2, 5)),
+        draw(st.sampled_from(["dyadic", "close", "random"])),
+    )
     eps = draw(_EPS)
     req = verify(m, epsilon=eps).delta_required
     beta = float_error_bound(m.graph.n_outputs)
@@ -275,8 +285,9 @@ def test_filter_checks_few_edges_on_a_long_line() -> None:
     g = RainbowGraph.line([0, 1, 2], n)
     m = Mechanism(g, rng.dirichlet([20.0, 20.0, 20.0], size=n + 1))
     eps_pure = math.log(float(np.max(m.probabilities[1:] / m.probabilities[:-1]) * 1.01))
-    eps_pure = max(eps_pure, math.log(float(np.max(m.probabilities[:-1] / m.probabilities[1:])
-                                            * 1.01)))
+    eps_pure = max(
+        eps_pure, math.log(float(np.max(m.probabilities[:-1] / m.probabilities[1:]) * 1.01))
+    )
     c = certify(m, epsilon=eps_pure, delta=0.0)
     assert c.verdict == "private" and c.delta_upper == 0
     assert c.edges_checked_exactly == 1  # only the float worst edge
@@ -311,8 +322,9 @@ def test_filtered_equals_exact_on_larger_graphs(seed: int, eps: float, delta: fl
 
 # ---------------------------------------------------------------------- object and inputs
 def test_certificate_object_and_no_edges() -> None:
-    g = RainbowGraph.from_edges(np.empty((0, 2), dtype=np.intp), outputs=["a", "b"],
-                                rainbow_table=[[0, 1]], rainbow_ids=[0])
+    g = RainbowGraph.from_edges(
+        np.empty((0, 2), dtype=np.intp), outputs=["a", "b"], rainbow_table=[[0, 1]], rainbow_ids=[0]
+    )
     c = certify(Mechanism(g, [[0.5, 0.5]]), epsilon=1.0)
     assert isinstance(c, Certificate)
     assert c.verdict == "private" and c.worst_edge is None and c.edges_checked_exactly == 0

@@ -39,11 +39,15 @@ def _is_morphism(source: RainbowGraph, target: RainbowGraph, index: np.ndarray) 
 
 # ---------------------------------------------------------------------- validation
 @settings(max_examples=60, deadline=None)
-@given(source=rainbow_graphs(max_nodes=6), target=rainbow_graphs(max_nodes=5),
-       data=st.data())
+@given(source=rainbow_graphs(max_nodes=6), target=rainbow_graphs(max_nodes=5), data=st.data())
 def test_accepts_exactly_the_morphisms(source, target, data):
-    index = np.array(data.draw(st.lists(st.integers(0, target.n_nodes - 1),
-                                        min_size=source.n_nodes, max_size=source.n_nodes)))
+    index = np.array(
+        data.draw(
+            st.lists(
+                st.integers(0, target.n_nodes - 1), min_size=source.n_nodes, max_size=source.n_nodes
+            )
+        )
+    )
     expected = _is_morphism(source, target, index)
     if expected:
         g = Morphism(source, target, index)
@@ -64,8 +68,11 @@ def test_error_messages_name_the_offending_item():
         Morphism(P3, P2, {0: 0, 1: 1})
     with pytest.raises(InvalidMorphismError, match=r"names 7, which is not a node of the source"):
         Morphism(P3, P2, {0: 0, 1: 1, 2: 0, 7: 1})
-    with pytest.raises(InvalidMorphismError, match=r"node 2 to 5, which is not a node of the "
-                                                   r"target"):
+    with pytest.raises(
+        InvalidMorphismError,
+        match=r"node 2 to 5, which is not a node of the "
+        r"target",
+    ):
         Morphism(P3, P2, {0: 0, 1: 1, 2: 5})
     with pytest.raises(InvalidMorphismError, match=r"node 1 to index 3, outside"):
         Morphism(P3, P2, [0, 3, 0])
@@ -81,8 +88,9 @@ def test_error_messages_name_the_offending_item():
         Morphism(P3, P2, [[0], [1, 0]])
     # path 0-1-2-3 onto path 0-1-2 with 0->0, 1->1, 2->2, 3->0: the edge (2, 3) breaks it
     P4 = RainbowGraph.line(["a", "b"], 3)
-    with pytest.raises(InvalidMorphismError,
-                       match=r"source edge \(2, 3\) is sent to \(2, 0\), which are distinct"):
+    with pytest.raises(
+        InvalidMorphismError, match=r"source edge \(2, 3\) is sent to \(2, 0\), which are distinct"
+    ):
         Morphism(P4, P3, [0, 1, 2, 0])
 
 
@@ -105,8 +113,11 @@ def morphism_instances(draw):
     index = draw(st.lists(st.integers(0, target.n_nodes - 1), min_size=n1, max_size=n1))
     tg = target.graph
     tn = target.nodes
-    allowed = [(u, v) for u, v in itertools.combinations(range(n1), 2)
-               if index[u] == index[v] or tg.has_edge(tn[index[u]], tn[index[v]])]
+    allowed = [
+        (u, v)
+        for u, v in itertools.combinations(range(n1), 2)
+        if index[u] == index[v] or tg.has_edge(tn[index[u]], tn[index[v]])
+    ]
     edges = draw(st.lists(st.sampled_from(allowed), unique=True)) if allowed else []
     g = nx.Graph()
     g.add_nodes_from(range(n1))
@@ -133,7 +144,7 @@ def test_pullback_reorders_columns_and_checks_its_argument():
     g1 = nx.path_graph(2)
     g1.nodes[0]["rainbow"] = ["x", "y"]
     g1.nodes[1]["rainbow"] = ["x", "y"]
-    source = RainbowGraph(g1, outputs=["y", "x"])          # columns in the other order
+    source = RainbowGraph(g1, outputs=["y", "x"])  # columns in the other order
     target = RainbowGraph.line(["x", "y"], 1)
     g = Morphism(source, target, [1, 0])
     assert g.is_rainbow_preserving()
@@ -167,8 +178,11 @@ def _nx_distances(G: RainbowGraph) -> dict:
     for c in G.rainbows:
         region = [d for d in G.nodes if G.rainbow(d) == c]
         sources = [d for d in region if bmask[G.index_of(d)]]
-        lengths = nx.multi_source_dijkstra_path_length(G.graph.subgraph(region), sources) \
-            if sources else {}
+        lengths = (
+            nx.multi_source_dijkstra_path_length(G.graph.subgraph(region), sources)
+            if sources
+            else {}
+        )
         for d in region:
             out[d] = lengths.get(d)
     return out
@@ -192,8 +206,11 @@ def test_boundary_graph_matches_definition_8(G):
             expected_nodes.add((c, INFINITE_DISTANCE_LABEL))
     assert set(Gb.nodes) == expected_nodes
     # edges: chains plus heads joined iff some edge joins the two regions
-    expected_edges = {frozenset({(c, i), (c, i + 1)}) for (c, i) in expected_nodes
-                      if i != INFINITE_DISTANCE_LABEL and (c, i + 1) in expected_nodes}
+    expected_edges = {
+        frozenset({(c, i), (c, i + 1)})
+        for (c, i) in expected_nodes
+        if i != INFINITE_DISTANCE_LABEL and (c, i + 1) in expected_nodes
+    }
     for u, v in G.graph.edges:
         cu, cv = G.rainbow(u), G.rainbow(v)
         if cu != cv:
@@ -203,7 +220,7 @@ def test_boundary_graph_matches_definition_8(G):
     for d in G.nodes:
         want = (G.rainbow(d), dist[d] if dist[d] is not None else INFINITE_DISTANCE_LABEL)
         assert g(d) == want
-    assert Morphism(G, Gb, g.index).index.tolist() == g.index.tolist()   # full validation
+    assert Morphism(G, Gb, g.index).index.tolist() == g.index.tolist()  # full validation
     assert g.is_rainbow_preserving()
     for lab in Gb.nodes:
         assert Gb.rainbow(lab) == lab[0]

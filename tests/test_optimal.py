@@ -55,31 +55,39 @@ def lp_max_prefix(p: np.ndarray, k: int, eps: float, delta: float) -> float:
     a_ub, b_ub = [], []
     for j in range(q):
         row = np.zeros(3 * q)
-        row[j], row[q + j] = 1.0, -1.0                 # p''_j - a_j <= x p_j
+        row[j], row[q + j] = 1.0, -1.0  # p''_j - a_j <= x p_j
         a_ub.append(row)
         b_ub.append(x * p[j])
         row = np.zeros(3 * q)
-        row[j], row[2 * q + j] = -x, -1.0              # -x p''_j - b_j <= -p_j
+        row[j], row[2 * q + j] = -x, -1.0  # -x p''_j - b_j <= -p_j
         a_ub.append(row)
         b_ub.append(-p[j])
     row = np.zeros(3 * q)
-    row[q:2 * q] = 1.0
+    row[q : 2 * q] = 1.0
     a_ub.append(row)
     b_ub.append(delta)
     row = np.zeros(3 * q)
-    row[2 * q:] = 1.0
+    row[2 * q :] = 1.0
     a_ub.append(row)
     b_ub.append(delta)
     a_eq = np.zeros((1, 3 * q))
     a_eq[0, :q] = 1.0
-    res = linprog(c, A_ub=np.array(a_ub), b_ub=b_ub, A_eq=a_eq, b_eq=[1.0],
-                  bounds=[(0, None)] * (3 * q), method="highs")
+    res = linprog(
+        c,
+        A_ub=np.array(a_ub),
+        b_ub=b_ub,
+        A_eq=a_eq,
+        b_eq=[1.0],
+        bounds=[(0, None)] * (3 * q),
+        method="highs",
+    )
     assert res.status == 0
     return -res.fun
 
 
-def lp_graph_optimum(G: RainbowGraph, fixed: dict[int, np.ndarray], eps: float, delta: float,
-                     weights: np.ndarray) -> np.ndarray:
+def lp_graph_optimum(
+    G: RainbowGraph, fixed: dict[int, np.ndarray], eps: float, delta: float, weights: np.ndarray
+) -> np.ndarray:
     """Mechanism (N, q) maximising sum_i sum_k w[i,k] s_{i,k} (prefix sums in node i's rainbow
     order) subject to (ε, δ)-DP on every edge (hockey-stick form) and fixed boundary rows."""
     n, q = G.n_nodes, G.n_outputs
@@ -103,24 +111,32 @@ def lp_graph_optimum(G: RainbowGraph, fixed: dict[int, np.ndarray], eps: float, 
                 a_ub.append(row)
                 b_ub.append(0.0)
             row = np.zeros(nv)
-            row[base:base + q] = 1.0
+            row[base : base + q] = 1.0
             a_ub.append(row)
             b_ub.append(delta)
     a_eq = np.zeros((n, nv))
     for i in range(n):
-        a_eq[i, i * q:(i + 1) * q] = 1.0
+        a_eq[i, i * q : (i + 1) * q] = 1.0
     bounds = [(0.0, None)] * nv
     for i, row in fixed.items():
         for j in range(q):
             bounds[i * q + j] = (float(row[j]), float(row[j]))
-    res = linprog(c, A_ub=np.array(a_ub) if a_ub else None, b_ub=b_ub if b_ub else None,
-                  A_eq=a_eq, b_eq=np.ones(n), bounds=bounds, method="highs")
+    res = linprog(
+        c,
+        A_ub=np.array(a_ub) if a_ub else None,
+        b_ub=b_ub if b_ub else None,
+        A_eq=a_eq,
+        b_eq=np.ones(n),
+        bounds=bounds,
+        method="highs",
+    )
     assert res.status == 0, res.message
     return res.x[:n_p].reshape(n, q)
 
 
-def formula_mechanism(G: RainbowGraph, rows: dict[tuple, np.ndarray], eps: float,
-                      delta: float) -> np.ndarray:
+def formula_mechanism(
+    G: RainbowGraph, rows: dict[tuple, np.ndarray], eps: float, delta: float
+) -> np.ndarray:
     """End of Section 4: P[M(d) = c(k)] = (T^{dist(d, ∂B^c)}(m~^c))_k, with distances from
     networkx inside each region; point mass where the region part has no boundary node."""
     g = G.graph
@@ -144,8 +160,9 @@ def formula_mechanism(G: RainbowGraph, rows: dict[tuple, np.ndarray], eps: float
     return out
 
 
-def valid_boundary(G: RainbowGraph, eps: float, delta: float, rng: np.random.Generator
-                   ) -> dict[tuple, np.ndarray]:
+def valid_boundary(
+    G: RainbowGraph, eps: float, delta: float, rng: np.random.Generator
+) -> dict[tuple, np.ndarray]:
     """Random homogeneous boundary rows, valid by construction.
 
     Each row mixes the uniform distribution with weight 1 - λ and a random one with weight λ.
@@ -215,14 +232,18 @@ def test_paper_operator_is_only_e_eps_delta_close():
     # docs/errata.md item 1 (Gu et al., eq. (4.3), Fig. 4): between consecutive nodes of the
     # Fig. 4 line, the printed operator needs delta = e^eps * 0.001 = 0.0012, not 0.001.
     rows = line_mechanism(M_PRINTED, 30, EPS_12, 1e-3, variant="paper")
-    need = max(max(hockey_stick(a, b, EPS_12), hockey_stick(b, a, EPS_12))
-               for a, b in itertools.pairwise(rows))
-    assert need == pytest.approx(1.2e-3, abs=1e-12)     # Gu et al., Fig. 4 parameters
+    need = max(
+        max(hockey_stick(a, b, EPS_12), hockey_stick(b, a, EPS_12))
+        for a, b in itertools.pairwise(rows)
+    )
+    assert need == pytest.approx(1.2e-3, abs=1e-12)  # Gu et al., Fig. 4 parameters
     bad = [t for t in range(30) if not are_close(rows[t], rows[t + 1], EPS_12, 1e-3)]
-    assert bad                                            # some edge of the line violates it
+    assert bad  # some edge of the line violates it
     fixed = line_mechanism(M_PRINTED, 30, EPS_12, 1e-3)
-    need_fixed = max(max(hockey_stick(a, b, EPS_12), hockey_stick(b, a, EPS_12))
-                     for a, b in itertools.pairwise(fixed))
+    need_fixed = max(
+        max(hockey_stick(a, b, EPS_12), hockey_stick(b, a, EPS_12))
+        for a, b in itertools.pairwise(fixed)
+    )
     assert need_fixed == pytest.approx(1e-3, abs=1e-12)
 
 
@@ -246,27 +267,35 @@ def test_T_examples_by_hand():
     assert np.allclose(T([0.1, 0.2, 0.7], 0.0, 0.0), [0.1, 0.2, 0.7])
 
 
-@pytest.mark.parametrize(("kwargs", "match"), [
-    ({"p": [0.5, 0.6], "epsilon": 1.0, "delta": 0.0}, r"`p` must sum to 1.*0\.5, 0\.6"),
-    ({"p": [1.5, -0.5], "epsilon": 1.0, "delta": 0.0}, r"`p` must be non-negative.*-0\.5"),
-    ({"p": [[0.5, 0.5], [0.9, 0.3]], "epsilon": 1.0, "delta": 0.0}, r"`p` row 1.*0\.9, 0\.3"),
-    ({"p": [0.5, 0.5], "epsilon": -1.0, "delta": 0.0}, r"`epsilon`.*epsilon=-1\.0"),
-    ({"p": [0.5, 0.5], "epsilon": 1.0, "delta": 1.5}, r"`delta` must be in \[0, 1\].*1\.5"),
-    ({"p": [0.5, 0.5], "epsilon": 1.0, "delta": 0.0, "variant": "printed"},
-     r"`variant`.*'printed'"),
-    ({"p": np.ones((2, 2, 2)) / 2, "epsilon": 1.0, "delta": 0.0}, r"`p`.*shape \(2, 2, 2\)"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"p": [0.5, 0.6], "epsilon": 1.0, "delta": 0.0}, r"`p` must sum to 1.*0\.5, 0\.6"),
+        ({"p": [1.5, -0.5], "epsilon": 1.0, "delta": 0.0}, r"`p` must be non-negative.*-0\.5"),
+        ({"p": [[0.5, 0.5], [0.9, 0.3]], "epsilon": 1.0, "delta": 0.0}, r"`p` row 1.*0\.9, 0\.3"),
+        ({"p": [0.5, 0.5], "epsilon": -1.0, "delta": 0.0}, r"`epsilon`.*epsilon=-1\.0"),
+        ({"p": [0.5, 0.5], "epsilon": 1.0, "delta": 1.5}, r"`delta` must be in \[0, 1\].*1\.5"),
+        (
+            {"p": [0.5, 0.5], "epsilon": 1.0, "delta": 0.0, "variant": "printed"},
+            r"`variant`.*'printed'",
+        ),
+        ({"p": np.ones((2, 2, 2)) / 2, "epsilon": 1.0, "delta": 0.0}, r"`p`.*shape \(2, 2, 2\)"),
+    ],
+)
 def test_T_rejects_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         T(**kwargs)
 
 
 # ---------------------------------------------------------------------- τ (eqs. 5.1, 5.4)
-@pytest.mark.parametrize(("delta", "expected"), [
-    (0.0, [38, 22, 7, 1, 0]),      # Gu et al., Fig. 3
-    (1e-3, [25, 20, 7, 1, 0]),     # Gu et al., Fig. 4
-    (0.01, [13, 12, 6, 1, 0]),     # Gu et al., Fig. 5
-])
+@pytest.mark.parametrize(
+    ("delta", "expected"),
+    [
+        (0.0, [38, 22, 7, 1, 0]),  # Gu et al., Fig. 3
+        (1e-3, [25, 20, 7, 1, 0]),  # Gu et al., Fig. 4
+        (0.01, [13, 12, 6, 1, 0]),  # Gu et al., Fig. 5
+    ],
+)
 @pytest.mark.parametrize("variant", ["corrected", "paper"])
 def test_tau_printed_values(delta, expected, variant):
     # Both operators reproduce the printed tau from the printed (rounded) boundary vector.
@@ -283,14 +312,18 @@ def test_tau_plus_one_and_unrounded_vector_do_not_give_the_printed_values():
     # docs/errata.md item 2: with the "+1" of (5.1) every finite tau_k < q would be one larger
     s0 = np.cumsum(M_PRINTED)
     plus_one = np.ceil(np.maximum(-np.log(s0 * 2.2) / EPS_12 + 1, 0)).astype(int)
-    assert plus_one.tolist() == [39, 23, 8, 2, 0]          # not Gu et al., Fig. 3
+    assert plus_one.tolist() == [39, 23, 8, 2, 0]  # not Gu et al., Fig. 3
     # the unrounded vector gives tau_1 = 37 at delta = 0: Fig. 3 used the rounded one
     assert tau(M_EXACT, EPS_12, 0.0).tolist() == [37, 22, 7, 1, 0]
 
 
 @settings(max_examples=60, deadline=None)
-@given(p=st.integers(2, 5).flatmap(distributions), eps=epsilons, delta=deltas,
-       variant=st.sampled_from(["corrected", "paper"]))
+@given(
+    p=st.integers(2, 5).flatmap(distributions),
+    eps=epsilons,
+    delta=deltas,
+    variant=st.sampled_from(["corrected", "paper"]),
+)
 def test_tau_is_first_crossing_of_iteration(p, eps, delta, variant):
     taus = tau(p, eps, delta, variant=variant)
     thr = switch_threshold(eps, delta, variant=variant)
@@ -312,13 +345,18 @@ def test_tau_is_first_crossing_of_iteration(p, eps, delta, variant):
 def test_tau_infinite_cases():
     assert tau([0.0, 1.0], 1.0, 0.0).tolist() == [TAU_INFINITY, 0]
     assert tau([0.2, 0.8], 0.0, 0.0).tolist() == [TAU_INFINITY, 0]
-    assert tau([0.2, 0.8], 0.0, 0.1).tolist() == [3, 0]     # 0.2 + 3 * 0.1 >= 0.45
+    assert tau([0.2, 0.8], 0.0, 0.1).tolist() == [3, 0]  # 0.2 + 3 * 0.1 >= 0.45
 
 
 # ---------------------------------------------------------------------- closed form (5.2)/(5.5)
 @settings(max_examples=60, deadline=None)
-@given(p=st.integers(2, 5).flatmap(distributions), eps=epsilons, delta=deltas,
-       n=st.integers(0, 60), variant=st.sampled_from(["corrected", "paper"]))
+@given(
+    p=st.integers(2, 5).flatmap(distributions),
+    eps=epsilons,
+    delta=deltas,
+    n=st.integers(0, 60),
+    variant=st.sampled_from(["corrected", "paper"]),
+)
 def test_closed_form_equals_iteration(p, eps, delta, n, variant):
     it = np.cumsum(line_mechanism(p, n, eps, delta, variant=variant), axis=1)
     cf = prefix_sums_closed_form(p, np.arange(n + 1), eps, delta, variant=variant)
@@ -343,8 +381,9 @@ def test_paper_closed_form_with_plus_one_does_not_match_iteration():
 
     it = np.cumsum(line_mechanism(M_PRINTED, 40, eps, delta, variant="paper"), axis=1)
     with_plus = np.array([eq_5_5(t, tau_plus) for t in range(41)])
-    without = np.array([eq_5_5(t, tau(M_PRINTED, eps, delta, variant="paper").astype(float))
-                        for t in range(41)])
+    without = np.array(
+        [eq_5_5(t, tau(M_PRINTED, eps, delta, variant="paper").astype(float)) for t in range(41)]
+    )
     assert np.abs(with_plus - it).max() > 1e-3
     assert np.abs(without - it).max() < 1e-12
 
@@ -353,7 +392,7 @@ def test_positive_delta_reaches_the_top_in_finitely_many_steps():
     for variant in ("corrected", "paper"):
         rows = line_mechanism(M_PRINTED, 60, EPS_12, 0.01, variant=variant)
         top = np.flatnonzero(rows[:, 0] == 1.0)
-        assert top.size and np.all(rows[top[0]:, 0] == 1.0)
+        assert top.size and np.all(rows[top[0] :, 0] == 1.0)
         cf = prefix_sums_closed_form(M_PRINTED, top[0], EPS_12, 0.01, variant=variant)
         assert np.all(cf == 1.0)
     # with delta = 0 it never does
@@ -363,15 +402,14 @@ def test_positive_delta_reaches_the_top_in_finitely_many_steps():
 def test_closed_form_interpolates_and_rejects_bad_t():
     s = prefix_sums_closed_form(M_PRINTED, [0.5, 1.0, 1.5], EPS_12, 0.0)
     assert s.shape == (3, 5)
-    assert np.all(np.diff(s, axis=0) > -1e-15)     # monotone in t
+    assert np.all(np.diff(s, axis=0) > -1e-15)  # monotone in t
     with pytest.raises(ValueError, match=r"`t` must be finite and >= 0.*-1"):
         prefix_sums_closed_form(M_PRINTED, [-1.0], EPS_12, 0.0)
 
 
 # ---------------------------------------------------------------------- lines (Theorem 4)
 @settings(max_examples=30, deadline=None)
-@given(p=st.integers(2, 5).flatmap(distributions), eps=epsilons, delta=deltas,
-       n=st.integers(1, 12))
+@given(p=st.integers(2, 5).flatmap(distributions), eps=epsilons, delta=deltas, n=st.integers(1, 12))
 def test_line_mechanism_is_optimal_on_the_line(p, eps, delta, n):
     rb = tuple(range(p.shape[0]))
     G = RainbowGraph.line(rb, n)
@@ -390,8 +428,12 @@ def test_line_mechanism_rejects_bad_arguments():
 
 # ---------------------------------------------------------------------- graphs (Theorems 2-3)
 @settings(max_examples=40, deadline=None)
-@given(G=rainbow_graphs(connected=True, max_nodes=7, max_outputs=4), eps=epsilons,
-       delta=deltas, seed=st.integers(0, 2**32 - 1))
+@given(
+    G=rainbow_graphs(connected=True, max_nodes=7, max_outputs=4),
+    eps=epsilons,
+    delta=deltas,
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_optimal_mechanism_is_private_homogeneous_and_dominates_lp(G, eps, delta, seed):
     rng = np.random.default_rng(seed)
     rows = valid_boundary(G, eps, delta, rng)
@@ -415,8 +457,12 @@ def test_optimal_mechanism_is_private_homogeneous_and_dominates_lp(G, eps, delta
 
 
 @settings(max_examples=30, deadline=None)
-@given(G=rainbow_graphs(connected=False, max_nodes=7), eps=epsilons, delta=deltas,
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    G=rainbow_graphs(connected=False, max_nodes=7),
+    eps=epsilons,
+    delta=deltas,
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_optimal_mechanism_on_disconnected_graphs(G, eps, delta, seed):
     rows = valid_boundary(G, eps, delta, np.random.default_rng(seed))
     M = optimal_mechanism(G, epsilon=eps, delta=delta, boundary=rows)
@@ -432,12 +478,12 @@ def test_components_without_boundary_get_the_point_mass():
     G = RainbowGraph(g, outputs=["a", "b"])
     _, gmap = boundary_graph(G)
     assert gmap(10) == (("a", "b"), INFINITE_DISTANCE_LABEL)
-    M = optimal_mechanism(G, epsilon=1.0, boundary={("a", "b"): [0.5, 0.5],
-                                                    ("b", "a"): [0.5, 0.5]})
+    M = optimal_mechanism(G, epsilon=1.0, boundary={("a", "b"): [0.5, 0.5], ("b", "a"): [0.5, 0.5]})
     assert M.row(10).tolist() == [1.0, 0.0] and M.row(11).tolist() == [1.0, 0.0]
     # a single-rainbow graph with no declared boundary needs no boundary distribution at all
-    H = RainbowGraph(nx.relabel_nodes(g.subgraph([10, 11]).copy(), {10: 0, 11: 1}),
-                     outputs=["a", "b"])
+    H = RainbowGraph(
+        nx.relabel_nodes(g.subgraph([10, 11]).copy(), {10: 0, 11: 1}), outputs=["a", "b"]
+    )
     M2 = optimal_mechanism(H, epsilon=1.0, boundary={("b", "a"): [0.5, 0.5]})
     assert M2.probabilities.tolist() == [[1.0, 0.0], [1.0, 0.0]]
 
@@ -468,17 +514,19 @@ def test_node_wise_homogeneous_boundary_equals_rainbow_wise():
 def test_paper_variant_fails_reverification_for_positive_delta():
     G = RainbowGraph.line((1, 2, 3, 4, 5), 40)
     with pytest.raises(NotPrivateError, match=r"not \(0\.182322, 0\.001\)-DP.*errata"):
-        optimal_mechanism(G, epsilon=EPS_12, delta=1e-3, boundary={(1, 2, 3, 4, 5): M_PRINTED},
-                          variant="paper")
-    M = optimal_mechanism(G, epsilon=EPS_12, delta=0.0, boundary={(1, 2, 3, 4, 5): M_PRINTED},
-                          variant="paper")
+        optimal_mechanism(
+            G, epsilon=EPS_12, delta=1e-3, boundary={(1, 2, 3, 4, 5): M_PRINTED}, variant="paper"
+        )
+    M = optimal_mechanism(
+        G, epsilon=EPS_12, delta=0.0, boundary={(1, 2, 3, 4, 5): M_PRINTED}, variant="paper"
+    )
     assert verify(M, epsilon=EPS_12).is_private
 
 
 # ---------------------------------------------------------------------- Example 1 (Gu et al.)
 EX1_RAINBOWS = [(1, 2, 3)] * 4 + [(1, 3, 2)]
-EX1_D1, EX1_D4 = [0.2, 0.1, 0.7], [0.4, 0.1, 0.5]        # Gu et al., Example 1
-EX1_D5 = [0.3, 0.1, 0.6]   # not given in the paper; any row close to M(d1) and M(d4) works
+EX1_D1, EX1_D4 = [0.2, 0.1, 0.7], [0.4, 0.1, 0.5]  # Gu et al., Example 1
+EX1_D5 = [0.3, 0.1, 0.6]  # not given in the paper; any row close to M(d1) and M(d4) works
 
 
 def _example1(d2, d3) -> Mechanism:
@@ -487,9 +535,9 @@ def _example1(d2, d3) -> Mechanism:
 
 
 def test_example1_two_valid_mechanisms_and_no_optimum():
-    eps = math.log(2)                                     # Gu et al., Example 1: e^eps = 2
-    m1 = _example1([0.4, 0.2, 0.4], [0.4, 0.2, 0.4])      # M1
-    m2 = _example1([0.4, 0.1, 0.5], [0.7, 0.05, 0.25])    # M2
+    eps = math.log(2)  # Gu et al., Example 1: e^eps = 2
+    m1 = _example1([0.4, 0.2, 0.4], [0.4, 0.2, 0.4])  # M1
+    m2 = _example1([0.4, 0.1, 0.5], [0.7, 0.05, 0.25])  # M2
     assert verify(m1, epsilon=eps).is_private
     assert verify(m2, epsilon=eps).is_private
     # the pointwise best rows: T of each boundary row (the largest close rows) ...
@@ -502,8 +550,7 @@ def test_example1_two_valid_mechanisms_and_no_optimum():
     assert r.worst_edge == (1, 2) and r.witness == (2,)
     assert r.delta_required == pytest.approx(0.1)
     with pytest.raises(NoOptimalMechanismError, match=r"nodes 0 and 3.*\(1, 2, 3\).*Example 1"):
-        optimal_mechanism(m1.graph, epsilon=eps,
-                          boundary={0: EX1_D1, 3: EX1_D4, 4: EX1_D5})
+        optimal_mechanism(m1.graph, epsilon=eps, boundary={0: EX1_D1, 3: EX1_D4, 4: EX1_D5})
 
 
 # ---------------------------------------------------------------------- errors
@@ -516,29 +563,43 @@ def _two_rainbow_path():
 
 def test_invalid_boundary_names_edge_and_needed_delta():
     G = _two_rainbow_path()
-    with pytest.raises(InvalidBoundaryError,
-                       match=r"edge \(1, 2\).*not \(0\.5, 0\)-close.*delta >= 0\.470256"):
-        optimal_mechanism(G, epsilon=0.5, boundary={("a", "b"): [0.8, 0.2],
-                                                    ("b", "a"): [0.2, 0.8]})
+    with pytest.raises(
+        InvalidBoundaryError, match=r"edge \(1, 2\).*not \(0\.5, 0\)-close.*delta >= 0\.470256"
+    ):
+        optimal_mechanism(G, epsilon=0.5, boundary={("a", "b"): [0.8, 0.2], ("b", "a"): [0.2, 0.8]})
     # the same rows are fine with delta large enough: need = 0.8 - e^0.5 * 0.2
     need = 0.8 - math.exp(0.5) * 0.2
-    M = optimal_mechanism(G, epsilon=0.5, delta=need + 1e-9,
-                          boundary={("a", "b"): [0.8, 0.2], ("b", "a"): [0.2, 0.8]})
+    M = optimal_mechanism(
+        G, epsilon=0.5, delta=need + 1e-9, boundary={("a", "b"): [0.8, 0.2], ("b", "a"): [0.2, 0.8]}
+    )
     assert verify(M, epsilon=0.5, delta=need + 1e-9).is_private
 
 
-@pytest.mark.parametrize(("boundary", "error", "match"), [
-    ({("a", "b"): [0.5, 0.5]}, InvalidBoundaryError, r"no distribution for rainbow \('b', 'a'\)"),
-    ({}, InvalidBoundaryError, r"no distribution for rainbow \('a', 'b'\)"),
-    ({("a", "b"): [0.5, 0.5], "zz": [0.5, 0.5]}, InvalidBoundaryError, r"key 'zz'"),
-    ({1: [0.5, 0.5], 2: [0.5, 0.5], 0: [0.5, 0.5]}, InvalidBoundaryError,
-     r"node 0, which is not a boundary node"),
-    ({1: [0.5, 0.5]}, InvalidBoundaryError, r"no distribution for boundary node 2"),
-    ({("a", "b"): [0.5, 0.6], ("b", "a"): [0.5, 0.5]}, InvalidBoundaryError,
-     r"boundary\[\('a', 'b'\)\].*sum to 1.*0\.5, 0\.6"),
-    ({("a", "b"): [1.0], ("b", "a"): [0.5, 0.5]}, InvalidBoundaryError, r"must have 2 entries"),
-    ([0.5, 0.5], TypeError, r"`boundary` must be a mapping.*\[0\.5, 0\.5\]"),
-])
+@pytest.mark.parametrize(
+    ("boundary", "error", "match"),
+    [
+        (
+            {("a", "b"): [0.5, 0.5]},
+            InvalidBoundaryError,
+            r"no distribution for rainbow \('b', 'a'\)",
+        ),
+        ({}, InvalidBoundaryError, r"no distribution for rainbow \('a', 'b'\)"),
+        ({("a", "b"): [0.5, 0.5], "zz": [0.5, 0.5]}, InvalidBoundaryError, r"key 'zz'"),
+        (
+            {1: [0.5, 0.5], 2: [0.5, 0.5], 0: [0.5, 0.5]},
+            InvalidBoundaryError,
+            r"node 0, which is not a boundary node",
+        ),
+        ({1: [0.5, 0.5]}, InvalidBoundaryError, r"no distribution for boundary node 2"),
+        (
+            {("a", "b"): [0.5, 0.6], ("b", "a"): [0.5, 0.5]},
+            InvalidBoundaryError,
+            r"boundary\[\('a', 'b'\)\].*sum to 1.*0\.5, 0\.6",
+        ),
+        ({("a", "b"): [1.0], ("b", "a"): [0.5, 0.5]}, InvalidBoundaryError, r"must have 2 entries"),
+        ([0.5, 0.5], TypeError, r"`boundary` must be a mapping.*\[0\.5, 0\.5\]"),
+    ],
+)
 def test_bad_boundaries(boundary, error, match):
     with pytest.raises(error, match=match):
         optimal_mechanism(_two_rainbow_path(), epsilon=1.0, boundary=boundary)

@@ -22,7 +22,8 @@ from rainbowdp.order import (
 
 # Small integers: exact float arithmetic, and many comparable / equal pairs.
 _VEC = st.integers(1, 5).flatmap(
-    lambda q: st.tuples(*[st.lists(st.integers(0, 3), min_size=q, max_size=q)] * 3))
+    lambda q: st.tuples(*[st.lists(st.integers(0, 3), min_size=q, max_size=q)] * 3)
+)
 
 
 @settings(max_examples=400, deadline=None)

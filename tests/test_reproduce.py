@@ -22,25 +22,29 @@ matplotlib.use("Agg")
 
 
 # ---------------------------------------------------------------------- Figs. 3-5
-@pytest.mark.parametrize(("make", "delta", "printed"), [
-    (figure_3, 0.0, (38, 22, 7, 1, 0)),       # Gu et al., Fig. 3
-    (figure_4, 1e-3, (25, 20, 7, 1, 0)),      # Gu et al., Fig. 4
-    (figure_5, 1e-2, (13, 12, 6, 1, 0)),      # Gu et al., Fig. 5
-])
+@pytest.mark.parametrize(
+    ("make", "delta", "printed"),
+    [
+        (figure_3, 0.0, (38, 22, 7, 1, 0)),  # Gu et al., Fig. 3
+        (figure_4, 1e-3, (25, 20, 7, 1, 0)),  # Gu et al., Fig. 4
+        (figure_5, 1e-2, (13, 12, 6, 1, 0)),  # Gu et al., Fig. 5
+    ],
+)
 @pytest.mark.parametrize("variant", ["corrected", "paper"])
 def test_figures_reproduce_the_printed_tau(make, delta, printed, variant):
     f = make(variant=variant)
     assert f.tau == printed and f.printed_tau == printed and f.matches_paper
     assert f.delta == delta and f.epsilon == pytest.approx(math.log(1.2))
     assert f.boundary == GU_BOUNDARY and math.isclose(sum(GU_BOUNDARY), 1.0)
-    assert np.array_equal(f.probabilities,
-                          line_mechanism(GU_BOUNDARY, 45, GU_EPSILON, delta, variant=variant))
+    assert np.array_equal(
+        f.probabilities, line_mechanism(GU_BOUNDARY, 45, GU_EPSILON, delta, variant=variant)
+    )
     assert f.t.tolist() == list(range(46))
     ax = f.figure.axes[0]
     assert ax.get_title().startswith(f"Gu et al., Fig. {f.name[-1]}")
-    assert len(ax.lines) >= 10                # 5 curves + 5 dot series (+ tau markers)
+    assert len(ax.lines) >= 10  # 5 curves + 5 dot series (+ tau markers)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        f.tau = (0,)                          # type: ignore[misc]
+        f.tau = (0,)  # type: ignore[misc]
 
 
 def test_figure_curves_behave_as_described():
@@ -59,8 +63,7 @@ def test_plot_line_mechanism_marks_tau_and_uses_given_axes():
 
     fig = Figure()
     ax = fig.add_subplot()
-    out = plot_line_mechanism(GU_BOUNDARY, 30, GU_EPSILON, 0.01, ax=ax,
-                              labels=list("abcde"))
+    out = plot_line_mechanism(GU_BOUNDARY, 30, GU_EPSILON, 0.01, ax=ax, labels=list("abcde"))
     assert out is fig
     # tau = (13, 12, 6, 1, 0) all lie in [0, 30]: 5 curves + 5 dot series + 5 vertical lines
     assert len(ax.lines) == 15
@@ -110,11 +113,12 @@ def test_draw_rainbow_graph_with_mechanism():
 
 def test_draw_rainbow_graph_copes_with_hundreds_of_nodes():
     g = nx.grid_2d_graph(18, 18)
-    for (i, j) in g.nodes:
+    for i, j in g.nodes:
         g.nodes[(i, j)]["rainbow"] = [0, 1, 2] if i < 9 else [2, 1, 0]
     G = RainbowGraph(g, outputs=[0, 1, 2])
-    M = optimal_mechanism(G, epsilon=0.3, boundary={(0, 1, 2): [0.4, 0.3, 0.3],
-                                                    (2, 1, 0): [0.3, 0.3, 0.4]})
+    M = optimal_mechanism(
+        G, epsilon=0.3, boundary={(0, 1, 2): [0.4, 0.3, 0.3], (2, 1, 0): [0.3, 0.3, 0.4]}
+    )
     pos = {d: d for d in G.nodes}
     t0 = time.perf_counter()
     fig = draw_rainbow_graph(G, M, pos=pos)

@@ -66,8 +66,10 @@ class DesignResult:
     n_integer_variables: int = 0
 
     def __str__(self) -> str:
-        return (f"{self.method.upper()} design ({self.formulation}) at epsilon={self.epsilon:g}, "
-                f"delta={self.delta:g}: {self.status}, utility {self.objective:.10g} "
-                f"(repair lost {self.repair:.3g}); {self.n_variables} variables, "
-                f"{self.n_constraints} constraints; build {self.build_seconds:.3f} s, "
-                f"solve {self.solve_seconds:.3f} s with {self.solver}")
+        return (
+            f"{self.method.upper()} design ({self.formulation}) at epsilon={self.epsilon:g}, "
+            f"delta={self.delta:g}: {self.status}, utility {self.objective:.10g} "
+            f"(repair lost {self.repair:.3g}); {self.n_variables} variables, "
+            f"{self.n_constraints} constraints; build {self.build_seconds:.3f} s, "
+            f"solve {self.solve_seconds:.3f} s with {self.solver}"
+        )

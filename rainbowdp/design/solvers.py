@@ -54,8 +54,14 @@ from ..exceptions import (
     SolverTimeLimitError,
 )
 
-__all__ = ["SOLVER_NAMES", "SolveOutcome", "available_solvers", "default_solver", "make_solver",
-           "solve"]
+__all__ = [
+    "SOLVER_NAMES",
+    "SolveOutcome",
+    "available_solvers",
+    "default_solver",
+    "make_solver",
+    "solve",
+]
 
 #: Names accepted by the ``solver`` argument of the design functions.
 SOLVER_NAMES = ("highs", "cbc")
@@ -87,8 +93,9 @@ def _cbc(msg: bool, time_limit: float | None) -> pulp.LpSolver:
     with warnings.catch_warnings():
         # PuLP >= 3 deprecates its bundled binary in favour of an installed CBC; it still works.
         warnings.simplefilter("ignore", DeprecationWarning)
-        return pulp.PULP_CBC_CMD(msg=msg, timeLimit=time_limit, gapRel=CBC_GAP_REL,
-                                 gapAbs=CBC_GAP_REL)
+        return pulp.PULP_CBC_CMD(
+            msg=msg, timeLimit=time_limit, gapRel=CBC_GAP_REL, gapAbs=CBC_GAP_REL
+        )
 
 
 def available_solvers() -> list[str]:
@@ -127,8 +134,9 @@ def _check_time_limit(time_limit: Any) -> float | None:
     return t
 
 
-def make_solver(solver: Any = None, *, time_limit: float | None = None,
-                msg: bool = False, lp: bool = False) -> pulp.LpSolver:
+def make_solver(
+    solver: Any = None, *, time_limit: float | None = None, msg: bool = False, lp: bool = False
+) -> pulp.LpSolver:
     r"""Build the PuLP solver object for a ``solver`` argument.
 
     Parameters
@@ -176,27 +184,35 @@ def make_solver(solver: Any = None, *, time_limit: float | None = None,
             if not _highs_available():
                 raise SolverNotAvailableError(
                     "`solver`='highs' needs the highspy package (pip install highspy, or "
-                    "pip install rainbowdp[highs]); it is not installed. Use solver='cbc'.")
+                    "pip install rainbowdp[highs]); it is not installed. Use solver='cbc'."
+                )
             extra = {"solver": "ipm", "run_crossover": "on"} if lp else {}
             return pulp.HiGHS(msg=msg, timeLimit=t, **HIGHS_OPTIONS, **extra)
         if name == "cbc":
             s = _cbc(msg, t)
             if not s.available():
-                raise SolverNotAvailableError("`solver`='cbc': no CBC executable was found "
-                                              "(neither on the PATH nor bundled with PuLP).")
+                raise SolverNotAvailableError(
+                    "`solver`='cbc': no CBC executable was found "
+                    "(neither on the PATH nor bundled with PuLP)."
+                )
             return s
-        raise ValueError(f"`solver` must be one of {SOLVER_NAMES} or a pulp solver object, got "
-                         f"solver={solver!r}.")
+        raise ValueError(
+            f"`solver` must be one of {SOLVER_NAMES} or a pulp solver object, got "
+            f"solver={solver!r}."
+        )
     if isinstance(solver, pulp.LpSolver):
         if not solver.available():
-            raise SolverNotAvailableError(f"`solver` {type(solver).__name__} is not available on "
-                                          "this machine (not installed or not licensed).")
+            raise SolverNotAvailableError(
+                f"`solver` {type(solver).__name__} is not available on "
+                "this machine (not installed or not licensed)."
+            )
         if t is not None:
             solver = copy.copy(solver)
             solver.timeLimit = t
         return solver
-    raise TypeError(f"`solver` must be one of {SOLVER_NAMES} or a pulp solver object, got "
-                    f"solver={solver!r}.")
+    raise TypeError(
+        f"`solver` must be one of {SOLVER_NAMES} or a pulp solver object, got solver={solver!r}."
+    )
 
 
 @dataclass(frozen=True)
@@ -217,7 +233,7 @@ def _highs_status(prob: pulp.LpProblem) -> str | None:
 
 
 def _highs_gap(prob: pulp.LpProblem) -> str:
-    """", incumbent ..., bound ..., gap ..." for a HiGHS MIP stopped early (empty otherwise)."""
+    """ ", incumbent ..., bound ..., gap ..." for a HiGHS MIP stopped early (empty otherwise)."""
     try:
         info = prob.solverModel.getInfo()
         inc, bound, gap = info.objective_function_value, info.mip_dual_bound, info.mip_gap
@@ -229,8 +245,12 @@ def _highs_gap(prob: pulp.LpProblem) -> str:
     return f", incumbent {-inc:.10g}, bound {-bound:.10g}, relative gap {gap:.3g}"
 
 
-def solve(prob: pulp.LpProblem, solver: pulp.LpSolver, *, time_limit: float | None = None,
-          ) -> SolveOutcome:
+def solve(
+    prob: pulp.LpProblem,
+    solver: pulp.LpSolver,
+    *,
+    time_limit: float | None = None,
+) -> SolveOutcome:
     r"""Solve ``prob`` and return only if the solver proved optimality.
 
     Parameters
@@ -279,23 +299,32 @@ def solve(prob: pulp.LpProblem, solver: pulp.LpSolver, *, time_limit: float | No
         if hs == "Optimal":
             return SolveOutcome(name, "optimal", seconds)
         if hs in ("Infeasible", "Primal infeasible or unbounded"):
-            raise InfeasibleDesignError(f"the design problem is infeasible (solver {name}: "
-                                        f"{text}); check `fixed` and `bounds`.")
+            raise InfeasibleDesignError(
+                f"the design problem is infeasible (solver {name}: "
+                f"{text}); check `fixed` and `bounds`."
+            )
         if hs == "Time limit reached":
-            raise SolverTimeLimitError(f"solver {name} stopped at the time limit "
-                                       f"(time_limit={time_limit!r} s) before proving optimality "
-                                       f"({text}{_highs_gap(prob)}); raise `time_limit`.")
+            raise SolverTimeLimitError(
+                f"solver {name} stopped at the time limit "
+                f"(time_limit={time_limit!r} s) before proving optimality "
+                f"({text}{_highs_gap(prob)}); raise `time_limit`."
+            )
         raise SolverError(f"solver {name} did not prove optimality ({text}).")
     if prob.status == pulp.LpStatusOptimal and prob.sol_status == pulp.LpSolutionOptimal:
         return SolveOutcome(name, "optimal", seconds)
     if prob.status == pulp.LpStatusInfeasible:
-        raise InfeasibleDesignError(f"the design problem is infeasible (solver {name}: {text}); "
-                                    "check `fixed` and `bounds`.")
+        raise InfeasibleDesignError(
+            f"the design problem is infeasible (solver {name}: {text}); check `fixed` and `bounds`."
+        )
     stopped = prob.sol_status == pulp.LpSolutionIntegerFeasible or (
-        prob.status == pulp.LpStatusNotSolved and time_limit is not None
-        and seconds >= 0.5 * time_limit)
+        prob.status == pulp.LpStatusNotSolved
+        and time_limit is not None
+        and seconds >= 0.5 * time_limit
+    )
     if time_limit is not None and stopped and math.isfinite(time_limit):
-        raise SolverTimeLimitError(f"solver {name} stopped at the time limit "
-                                   f"(time_limit={time_limit!r} s) before proving optimality "
-                                   f"({text}); raise `time_limit`.")
+        raise SolverTimeLimitError(
+            f"solver {name} stopped at the time limit "
+            f"(time_limit={time_limit!r} s) before proving optimality "
+            f"({text}); raise `time_limit`."
+        )
     raise SolverError(f"solver {name} did not prove optimality ({text}).")

@@ -24,8 +24,9 @@ from ..strategies import deltas, distributions, epsilons, rainbow_graphs
 
 
 # ------------------------------------------------------------------ independent reference LP
-def scipy_lp_optimum(G: RainbowGraph, U: np.ndarray, epsilon: float, delta: float,
-                     fixed: dict | None = None) -> float | None:
+def scipy_lp_optimum(
+    G: RainbowGraph, U: np.ndarray, epsilon: float, delta: float, fixed: dict | None = None
+) -> float | None:
     """max <U, P> over (ε, δ)-DP mechanisms, as a dense scipy LP; None if infeasible.
 
     Written from the definition independently of the package: variables P (N*q) then one
@@ -48,12 +49,12 @@ def scipy_lp_optimum(G: RainbowGraph, U: np.ndarray, epsilon: float, delta: floa
             b_ub.append(0.0)
         if delta > 0:
             row = np.zeros(nv)
-            row[n * q + k * q: n * q + (k + 1) * q] = 1.0
+            row[n * q + k * q : n * q + (k + 1) * q] = 1.0
             A_ub.append(row)
             b_ub.append(delta)
     for i in range(n):
         row = np.zeros(nv)
-        row[i * q:(i + 1) * q] = 1.0
+        row[i * q : (i + 1) * q] = 1.0
         A_eq.append(row)
         b_eq.append(1.0)
     for node, vec in (fixed or {}).items():
@@ -64,9 +65,16 @@ def scipy_lp_optimum(G: RainbowGraph, U: np.ndarray, epsilon: float, delta: floa
             A_eq.append(row)
             b_eq.append(float(vec[v]))
     c = np.zeros(nv)
-    c[:n * q] = -U.ravel()
-    res = linprog(c, A_ub=np.array(A_ub) if A_ub else None, b_ub=b_ub if b_ub else None,
-                  A_eq=np.array(A_eq), b_eq=b_eq, bounds=[(0, None)] * nv, method="highs")
+    c[: n * q] = -U.ravel()
+    res = linprog(
+        c,
+        A_ub=np.array(A_ub) if A_ub else None,
+        b_ub=b_ub if b_ub else None,
+        A_eq=np.array(A_eq),
+        b_eq=b_eq,
+        bounds=[(0, None)] * nv,
+        method="highs",
+    )
     if res.status == 2:
         return None
     assert res.status == 0, res.message
@@ -78,8 +86,11 @@ def utilities(draw, G: RainbowGraph):
     kind = draw(st.sampled_from(["accuracy", "rank", "random"]))
     if kind != "random":
         return kind
-    vals = draw(st.lists(st.integers(-5, 5), min_size=G.n_nodes * G.n_outputs,
-                         max_size=G.n_nodes * G.n_outputs))
+    vals = draw(
+        st.lists(
+            st.integers(-5, 5), min_size=G.n_nodes * G.n_outputs, max_size=G.n_nodes * G.n_outputs
+        )
+    )
     return np.array(vals, dtype=float).reshape(G.n_nodes, G.n_outputs) / 5
 
 
@@ -104,7 +115,7 @@ def test_lp_matches_independent_scipy_lp_and_verifies(data, G, eps, dlt):
     assert res.achieved_delta <= dlt + 1e-15
     assert res.status == "optimal"
     if fixed:
-        (node, vec), = fixed.items()
+        ((node, vec),) = fixed.items()
         np.testing.assert_array_equal(res.mechanism.row(node), vec)  # held exactly
 
 
@@ -155,7 +166,7 @@ def test_line_with_fixed_boundary_is_the_operator_iterate(eps, dlt):
     U = np.tile(prefix_utility(q, w), (n + 1, 1))
     res = lp(G, epsilon=eps, delta=dlt, utility=U, fixed={0: b})
     s = corrected_line(b, n, eps, dlt)
-    assert res.objective == pytest.approx(float((s[:, :q - 1] @ w[:q - 1]).sum()), abs=1e-8)
+    assert res.objective == pytest.approx(float((s[:, : q - 1] @ w[: q - 1]).sum()), abs=1e-8)
     # the LP's own prefix sums are the operator's, node by node (the optimum is dominant)
     np.testing.assert_allclose(np.cumsum(res.mechanism.probabilities, axis=1), s, atol=1e-7)
     assert verify(res.mechanism, epsilon=eps, delta=dlt).is_private
@@ -240,8 +251,12 @@ def test_utilities():
 
 # ------------------------------------------------------------------ repair
 @settings(max_examples=60, deadline=None)
-@given(M=st.data(), eps=st.sampled_from([0.1, 0.5, 1.0, 2.0]),
-       dlt=st.sampled_from([0.0, 1e-3, 0.05]), G=rainbow_graphs(max_nodes=5, connected=True))
+@given(
+    M=st.data(),
+    eps=st.sampled_from([0.1, 0.5, 1.0, 2.0]),
+    dlt=st.sampled_from([0.0, 1e-3, 0.05]),
+    G=rainbow_graphs(max_nodes=5, connected=True),
+)
 def test_closed_form_mixing_weight_restores_privacy(M, eps, dlt, G):
     # The bound of dp_mixing_bound is a theorem (docs/design.md): mixing every row with the
     # uniform distribution by that weight gives an (ε, δ)-DP mechanism, whatever P was.
@@ -311,21 +326,24 @@ def test_refinement_recovers_a_low_precision_vertex(monkeypatch):
 
 
 # ------------------------------------------------------------------ argument validation
-@pytest.mark.parametrize("kwargs,exc,match", [
-    (dict(epsilon=-1.0), ValueError, r"epsilon=-1\.0"),
-    (dict(epsilon=1.0, delta=1.5), ValueError, r"delta=1\.5"),
-    (dict(epsilon=1.0, utility="fun"), ValueError, r"utility='fun'"),
-    (dict(epsilon=1.0, utility=np.ones((2, 2))), ValueError, r"shape \(3, 2\)"),
-    (dict(epsilon=1.0, utility="absolute"), ValueError, "true answers"),
-    (dict(epsilon=1.0, fixed={7: [0.5, 0.5]}), ValueError, "node 7"),
-    (dict(epsilon=1.0, fixed={0: [0.6, 0.6]}), ValueError, r"fixed\[0\]"),
-    (dict(epsilon=1.0, fixed=[0.5, 0.5]), TypeError, r"fixed=\[0\.5, 0\.5\]"),
-    (dict(epsilon=1.0, bounds={0: (0.6, 0.5)}), ValueError, r"bounds\[0\].*\(0\.6, 0\.5\)"),
-    (dict(epsilon=1.0, bounds={0: 0.5}), ValueError, r"bounds\[0\]"),
-    (dict(epsilon=1.0, solver="glpk"), ValueError, r"solver='glpk'"),
-    (dict(epsilon=1.0, time_limit=-2), ValueError, r"time_limit=-2"),
-    (dict(epsilon=1.0, msg="yes"), TypeError, r"msg='yes'"),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc,match",
+    [
+        (dict(epsilon=-1.0), ValueError, r"epsilon=-1\.0"),
+        (dict(epsilon=1.0, delta=1.5), ValueError, r"delta=1\.5"),
+        (dict(epsilon=1.0, utility="fun"), ValueError, r"utility='fun'"),
+        (dict(epsilon=1.0, utility=np.ones((2, 2))), ValueError, r"shape \(3, 2\)"),
+        (dict(epsilon=1.0, utility="absolute"), ValueError, "true answers"),
+        (dict(epsilon=1.0, fixed={7: [0.5, 0.5]}), ValueError, "node 7"),
+        (dict(epsilon=1.0, fixed={0: [0.6, 0.6]}), ValueError, r"fixed\[0\]"),
+        (dict(epsilon=1.0, fixed=[0.5, 0.5]), TypeError, r"fixed=\[0\.5, 0\.5\]"),
+        (dict(epsilon=1.0, bounds={0: (0.6, 0.5)}), ValueError, r"bounds\[0\].*\(0\.6, 0\.5\)"),
+        (dict(epsilon=1.0, bounds={0: 0.5}), ValueError, r"bounds\[0\]"),
+        (dict(epsilon=1.0, solver="glpk"), ValueError, r"solver='glpk'"),
+        (dict(epsilon=1.0, time_limit=-2), ValueError, r"time_limit=-2"),
+        (dict(epsilon=1.0, msg="yes"), TypeError, r"msg='yes'"),
+    ],
+)
 def test_bad_arguments(kwargs, exc, match):
     G = RainbowGraph.line(["x", "y"], 2)
     with pytest.raises(exc, match=match):

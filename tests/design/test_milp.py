@@ -24,9 +24,12 @@ MARGIN_SLACK = 1e-4  # the margin m = 1e-7 costs O(m N q / (e^eps - 1)) utility
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(G=rainbow_graphs(max_nodes=4, max_outputs=3),
-       eps=st.sampled_from([0.5, math.log(2), 1.0]), dlt=st.sampled_from([0.05, 0.2]),
-       utility=st.sampled_from(["accuracy", "rank"]))
+@given(
+    G=rainbow_graphs(max_nodes=4, max_outputs=3),
+    eps=st.sampled_from([0.5, math.log(2), 1.0]),
+    dlt=st.sampled_from([0.05, 0.2]),
+    utility=st.sampled_from(["accuracy", "rank"]),
+)
 def test_milp_between_the_two_lps(G, eps, dlt, utility):
     # (ε, 0)-DP ⊂ (ε, δ)-PDP ⊂ (ε, δ)-DP (Kadam et al., Theorem 1), so the optima are ordered.
     lo = lp(G, epsilon=eps, delta=0.0, utility=utility).objective
@@ -62,8 +65,15 @@ def brute_force_pdp(U: np.ndarray, eps: float, dlt: float) -> float:
             A.append(leak)
             b.append(dlt)
         A_eq = np.kron(np.eye(2), np.ones(q))
-        r = linprog(-U.ravel(), A_ub=np.array(A), b_ub=b, A_eq=A_eq, b_eq=[1, 1],
-                    bounds=[(0, 1)] * (2 * q), method="highs")
+        r = linprog(
+            -U.ravel(),
+            A_ub=np.array(A),
+            b_ub=b,
+            A_eq=A_eq,
+            b_eq=[1, 1],
+            bounds=[(0, 1)] * (2 * q),
+            method="highs",
+        )
         if r.status == 0:
             best = max(best, -r.fun)
     return best
@@ -146,14 +156,17 @@ def test_time_limit_raises_even_with_an_incumbent():
         milp(G, epsilon=0.3, delta=0.2, utility="rank", time_limit=0.01)
 
 
-@pytest.mark.parametrize("kwargs,exc,match", [
-    (dict(epsilon=1.0, delta=0.1, formulation="paper"), ValueError, r"formulation='paper'"),
-    (dict(epsilon=1.0, delta=0.1, margin=0.5), ValueError, r"margin=0\.5"),
-    (dict(epsilon=1.0, delta=0.1, margin=-1), ValueError, r"margin=-1"),
-    (dict(epsilon=1.0, delta=2), ValueError, r"delta=2"),
-    (dict(epsilon=float("nan"), delta=0.1), ValueError, r"epsilon=nan"),
-    (dict(epsilon=1.0, delta=0.1, solver=3), TypeError, r"solver=3"),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc,match",
+    [
+        (dict(epsilon=1.0, delta=0.1, formulation="paper"), ValueError, r"formulation='paper'"),
+        (dict(epsilon=1.0, delta=0.1, margin=0.5), ValueError, r"margin=0\.5"),
+        (dict(epsilon=1.0, delta=0.1, margin=-1), ValueError, r"margin=-1"),
+        (dict(epsilon=1.0, delta=2), ValueError, r"delta=2"),
+        (dict(epsilon=float("nan"), delta=0.1), ValueError, r"epsilon=nan"),
+        (dict(epsilon=1.0, delta=0.1, solver=3), TypeError, r"solver=3"),
+    ],
+)
 def test_bad_arguments(kwargs, exc, match):
     G = RainbowGraph.line([0, 1], 1)
     with pytest.raises(exc, match=match):

@@ -74,16 +74,34 @@ def test_time_limit_is_set_on_a_copy():
     assert made.timeLimit == 5.0 and fake.timeLimit is None
 
 
-@pytest.mark.parametrize("status,sol,time_limit,exc,match", [
-    (pulp.LpStatusInfeasible, pulp.LpSolutionInfeasible, None, InfeasibleDesignError,
-     "'Infeasible'"),
-    (pulp.LpStatusOptimal, pulp.LpSolutionIntegerFeasible, 2.0, SolverTimeLimitError,
-     r"time_limit=2\.0.*'Solution Found'"),
-    (pulp.LpStatusOptimal, pulp.LpSolutionIntegerFeasible, None, SolverError,
-     "did not prove optimality"),
-    (pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound, None, SolverError, "'Not Solved'"),
-    (pulp.LpStatusUndefined, pulp.LpSolutionNoSolutionFound, None, SolverError, "'Undefined'"),
-])
+@pytest.mark.parametrize(
+    "status,sol,time_limit,exc,match",
+    [
+        (
+            pulp.LpStatusInfeasible,
+            pulp.LpSolutionInfeasible,
+            None,
+            InfeasibleDesignError,
+            "'Infeasible'",
+        ),
+        (
+            pulp.LpStatusOptimal,
+            pulp.LpSolutionIntegerFeasible,
+            2.0,
+            SolverTimeLimitError,
+            r"time_limit=2\.0.*'Solution Found'",
+        ),
+        (
+            pulp.LpStatusOptimal,
+            pulp.LpSolutionIntegerFeasible,
+            None,
+            SolverError,
+            "did not prove optimality",
+        ),
+        (pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound, None, SolverError, "'Not Solved'"),
+        (pulp.LpStatusUndefined, pulp.LpSolutionNoSolutionFound, None, SolverError, "'Undefined'"),
+    ],
+)
 def test_status_mapping(status, sol, time_limit, exc, match):
     with pytest.raises(exc, match=match):
         solvers.solve(tiny_problem(), FakeSolver(status, sol), time_limit=time_limit)
@@ -97,12 +115,15 @@ def test_incumbent_is_never_returned_from_the_design_functions():
         lp(G, epsilon=1.0, solver=fake, time_limit=1.0)
 
 
-@pytest.mark.parametrize("text,exc", [
-    ("Time limit reached", SolverTimeLimitError),
-    ("Infeasible", InfeasibleDesignError),
-    ("Primal infeasible or unbounded", InfeasibleDesignError),
-    ("Solve error", SolverError),
-])
+@pytest.mark.parametrize(
+    "text,exc",
+    [
+        ("Time limit reached", SolverTimeLimitError),
+        ("Infeasible", InfeasibleDesignError),
+        ("Primal infeasible or unbounded", InfeasibleDesignError),
+        ("Solve error", SolverError),
+    ],
+)
 def test_highs_status_mapping(monkeypatch, text, exc):
     monkeypatch.setattr(solvers, "_highs_status", lambda prob: text)
     with pytest.raises(exc, match=text):
@@ -124,13 +145,16 @@ def test_real_solvers_report_optimal():
         assert out.status == "optimal" and out.seconds >= 0
 
 
-@pytest.mark.parametrize("kwargs,exc,match", [
-    (dict(solver="gurobi"), ValueError, r"solver='gurobi'"),
-    (dict(solver=object), TypeError, r"solver=<class 'object'>"),
-    (dict(time_limit=0), ValueError, r"time_limit=0"),
-    (dict(time_limit="1"), TypeError, r"time_limit='1'"),
-    (dict(msg=1), TypeError, r"msg=1"),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc,match",
+    [
+        (dict(solver="gurobi"), ValueError, r"solver='gurobi'"),
+        (dict(solver=object), TypeError, r"solver=<class 'object'>"),
+        (dict(time_limit=0), ValueError, r"time_limit=0"),
+        (dict(time_limit="1"), TypeError, r"time_limit='1'"),
+        (dict(msg=1), TypeError, r"msg=1"),
+    ],
+)
 def test_bad_arguments(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         solvers.make_solver(**kwargs)
