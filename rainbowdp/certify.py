@@ -32,7 +32,7 @@ import numpy as np
 
 from ._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
 from .mechanism import Mechanism
-from .privacy import _directed_divergences, float_error_bound
+from .privacy import _directed_divergences, _endpoint_rows, float_error_bound
 
 __all__ = ["Certificate", "Verdict", "certify", "exp_bounds"]
 
@@ -199,13 +199,11 @@ def _float_at_most(x: Fraction) -> float:
 def _certified_zero(p: np.ndarray, a: np.ndarray, b: np.ndarray, lf: float) -> np.ndarray:
     """True where every output has P_a(v) <= lf * P_b(v) exactly (so H_y = 0 for y >= lf)."""
     out = np.empty(a.shape[0], dtype=bool)
-    chunk = max(1, (1 << 16) // p.shape[1])
     with np.errstate(over="ignore", under="ignore"):
-        for start in range(0, a.shape[0], chunk):
-            stop = start + chunk
-            y = p[b[start:stop]] * lf
-            np.nextafter(y, 0.0, out=y)
-            np.all(p[a[start:stop]] <= y, axis=1, out=out[start:stop])
+        for rows, pa, pb in _endpoint_rows(p, a, b):
+            np.multiply(pb, lf, out=pb)  # pb is this chunk's own buffer
+            np.nextafter(pb, 0.0, out=pb)
+            np.all(pa <= pb, axis=1, out=out[rows])
     return out
 
 

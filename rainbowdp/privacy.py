@@ -28,7 +28,7 @@ smallest ε is found by sorting the ratios, not by bisection.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,6 +172,28 @@ def _check_mechanism(mechanism: Any) -> Mechanism:
     return mechanism
 
 
+def _endpoint_rows(
+    p: np.ndarray, u: np.ndarray, v: np.ndarray
+) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
+    """Yield ``(rows, p[u[rows]], p[v[rows]])`` for consecutive chunks of the index arrays.
+
+    Each chunk holds about ``CHUNK_ELEMENTS`` numbers, so the working set stays in cache and the
+    memory is bounded whatever the number of pairs. The two arrays are buffers reused by the
+    next chunk: use them before advancing, and do not keep references to them.
+    """
+    n, q = u.shape[0], p.shape[1]
+    chunk = max(1, CHUNK_ELEMENTS // max(q, 1))
+    m = min(chunk, n)
+    a = np.empty((m, q))
+    b = np.empty((m, q))
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        k = stop - start
+        np.take(p, u[start:stop], axis=0, out=a[:k])
+        np.take(p, v[start:stop], axis=0, out=b[:k])
+        yield slice(start, stop), a[:k], b[:k]
+
+
 def _directed_divergences(
     p: np.ndarray,
     edges: np.ndarray,
@@ -181,25 +203,17 @@ def _directed_divergences(
     n_e, q = edges.shape[0], p.shape[1]
     fwd = np.empty(n_e)
     bwd = np.empty(n_e)
-    chunk = max(1, CHUNK_ELEMENTS // max(q, 1))
-    m = min(chunk, n_e)
-    a = np.empty((m, q))
-    b = np.empty((m, q))
-    t = np.empty((m, q))
-    for start in range(0, n_e, chunk):
-        stop = min(start + chunk, n_e)
-        k = stop - start
-        aa, bb, tt = a[:k], b[:k], t[:k]
-        np.take(p, edges[start:stop, 0], axis=0, out=aa)
-        np.take(p, edges[start:stop, 1], axis=0, out=bb)
+    t = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
+    for rows, aa, bb in _endpoint_rows(p, edges[:, 0], edges[:, 1]):
+        tt = t[: aa.shape[0]]
         np.multiply(bb, x, out=tt)
         np.subtract(aa, tt, out=tt)
         np.maximum(tt, 0.0, out=tt)
-        tt.sum(axis=1, out=fwd[start:stop])
+        tt.sum(axis=1, out=fwd[rows])
         np.multiply(aa, x, out=tt)
         np.subtract(bb, tt, out=tt)
         np.maximum(tt, 0.0, out=tt)
-        tt.sum(axis=1, out=bwd[start:stop])
+        tt.sum(axis=1, out=bwd[rows])
     return fwd, bwd
 
 
@@ -366,10 +380,7 @@ def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
     if edges.shape[0] == 0:
         return 0.0
     best = 1.0
-    chunk = max(1, CHUNK_ELEMENTS // p.shape[1])
-    for start in range(0, edges.shape[0], chunk):
-        e = edges[start : start + chunk]
-        a, b = p[e[:, 0]], p[e[:, 1]]
+    for _, a, b in _endpoint_rows(p, edges[:, 0], edges[:, 1]):
         x = max(_pair_epsilon(a, b, dlt).max(), _pair_epsilon(b, a, dlt).max())
         best = max(best, float(x))
     return math.inf if math.isinf(best) else max(0.0, math.log(best))
@@ -401,10 +412,7 @@ def pdp_delta(mechanism: Mechanism, epsilon: float, *, tol: float = 0.0) -> floa
     p = m.probabilities
     edges = m.graph.edges
     worst = 0.0
-    chunk = max(1, CHUNK_ELEMENTS // p.shape[1])
-    for start in range(0, edges.shape[0], chunk):
-        e = edges[start : start + chunk]
-        a, b = p[e[:, 0]], p[e[:, 1]]
+    for _, a, b in _endpoint_rows(p, edges[:, 0], edges[:, 1]):
         fwd = np.where(a > x * b + t, a, 0.0).sum(axis=1)
         bwd = np.where(b > x * a + t, b, 0.0).sum(axis=1)
         worst = max(worst, float(fwd.max()), float(bwd.max()))
