@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .exceptions import ParameterError, ParameterTypeError
+
 __all__ = [
     "check_delta",
     "check_epsilon",
@@ -30,11 +32,11 @@ def _is_real(value: Any) -> bool:
 def check_nonnegative_float(value: Any, name: str, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float after checking it is a real number ``>= 0``."""
     if not _is_real(value):
-        raise TypeError(f"`{name}` must be a real number, got {name}={value!r}.")
+        raise ParameterTypeError(f"`{name}` must be a real number, got {name}={value!r}.")
     x = float(value)
     if math.isnan(x) or x < 0 or (math.isinf(x) and not allow_inf):
         bound = "[0, inf]" if allow_inf else "[0, inf)"
-        raise ValueError(f"`{name}` must be a finite number in {bound}, got {name}={value!r}.")
+        raise ParameterError(f"`{name}` must be a finite number in {bound}, got {name}={value!r}.")
     return x
 
 
@@ -46,10 +48,10 @@ def check_epsilon(value: Any, name: str = "epsilon") -> float:
 def check_delta(value: Any, name: str = "delta") -> float:
     """Check a privacy parameter δ: a real number in ``[0, 1]``."""
     if not _is_real(value):
-        raise TypeError(f"`{name}` must be a real number, got {name}={value!r}.")
+        raise ParameterTypeError(f"`{name}` must be a real number, got {name}={value!r}.")
     x = float(value)
     if not (0.0 <= x <= 1.0):
-        raise ValueError(f"`{name}` must be in [0, 1], got {name}={value!r}.")
+        raise ParameterError(f"`{name}` must be in [0, 1], got {name}={value!r}.")
     return x
 
 
@@ -58,12 +60,12 @@ def check_int(
 ) -> int:
     """Check an integer argument (``bool`` is rejected) and optional bounds."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"`{name}` must be an integer, got {name}={value!r}.")
+        raise ParameterTypeError(f"`{name}` must be an integer, got {name}={value!r}.")
     x = int(value)
     if minimum is not None and x < minimum:
-        raise ValueError(f"`{name}` must be >= {minimum}, got {name}={value!r}.")
+        raise ParameterError(f"`{name}` must be >= {minimum}, got {name}={value!r}.")
     if maximum is not None and x > maximum:
-        raise ValueError(f"`{name}` must be <= {maximum}, got {name}={value!r}.")
+        raise ParameterError(f"`{name}` must be <= {maximum}, got {name}={value!r}.")
     return x
 
 
@@ -82,7 +84,9 @@ def check_probability_vector(
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"`{name}` must be a vector of numbers, got {name}={value!r}.") from exc
+        raise ParameterTypeError(
+            f"`{name}` must be a vector of numbers, got {name}={value!r}."
+        ) from exc
     if arr.ndim != 1:
         raise error(
             f"`{name}` must be one-dimensional, got shape {arr.shape} for {name}={value!r}."
@@ -106,5 +110,5 @@ def check_hashable(value: Any, name: str) -> Hashable:
     try:
         hash(value)
     except TypeError as exc:
-        raise TypeError(f"`{name}` must be hashable, got {name}={value!r}.") from exc
+        raise ParameterTypeError(f"`{name}` must be hashable, got {name}={value!r}.") from exc
     return value

@@ -31,6 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
+from .exceptions import ParameterTypeError
 from .mechanism import Mechanism
 from .privacy import _directed_divergences, _endpoint_rows, float_error_bound
 
@@ -367,12 +368,14 @@ def certify(
     <Verdict.NOT_PRIVATE: 'not private'>
     """
     if not isinstance(mechanism, Mechanism):
-        raise TypeError(f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}.")
+        raise ParameterTypeError(
+            f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
+        )
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta)
     t = check_nonnegative_float(tol, "tol")
     if not isinstance(exact, bool):
-        raise TypeError(f"`exact` must be a bool, got exact={exact!r}.")
+        raise ParameterTypeError(f"`exact` must be a bool, got exact={exact!r}.")
     g = mechanism.graph
     p = mechanism.probabilities
     edges = g.edges

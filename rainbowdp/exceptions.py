@@ -7,6 +7,8 @@ so code written against the standard library's conventions keeps working.
 The hierarchy::
 
     RainbowDPError
+    ├── ParameterError           (also ValueError)   an argument with a bad value
+    ├── ParameterTypeError       (also TypeError)    an argument of the wrong type
     ├── InvalidGraphError        (also ValueError)   malformed rainbow graph
     ├── InvalidMechanismError    (also ValueError)   malformed mechanism
     ├── InvalidBoundaryError     (also ValueError)   boundary condition that is not (ε, δ)-valid
@@ -31,6 +33,8 @@ __all__ = [
     "InvalidMorphismError",
     "NoOptimalMechanismError",
     "NotPrivateError",
+    "ParameterError",
+    "ParameterTypeError",
     "RainbowDPError",
     "SolverError",
     "SolverNotAvailableError",
@@ -40,6 +44,14 @@ __all__ = [
 
 class RainbowDPError(Exception):
     """Base class of every error raised on purpose by rainbowdp."""
+
+
+class ParameterError(RainbowDPError, ValueError):
+    """An argument has a bad value; the message names the parameter and echoes the value."""
+
+
+class ParameterTypeError(RainbowDPError, TypeError):
+    """An argument has the wrong type; the message names the parameter and echoes the value."""
 
 
 class InvalidGraphError(RainbowDPError, ValueError):

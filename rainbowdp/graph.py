@@ -47,7 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._validation import check_int
-from .exceptions import InvalidGraphError
+from .exceptions import InvalidGraphError, ParameterError, ParameterTypeError
 
 __all__ = ["RainbowGraph"]
 
@@ -65,7 +65,7 @@ def _check_outputs(outputs: Any) -> tuple:
             "`outputs` is required: pass it or set the graph attribute 'outputs', got outputs=None."
         )
     if isinstance(outputs, str | bytes) or not isinstance(outputs, Iterable):
-        raise TypeError(
+        raise ParameterTypeError(
             f"`outputs` must be a sequence of hashable values, got outputs={outputs!r}."
         )
     outs = tuple(outputs)
@@ -75,7 +75,7 @@ def _check_outputs(outputs: Any) -> tuple:
         try:
             hash(o)
         except TypeError as exc:
-            raise TypeError(
+            raise ParameterTypeError(
                 f"`outputs` must be hashable, got unhashable output {o!r} in outputs={outputs!r}."
             ) from exc
     if len(set(outs)) != len(outs):
@@ -148,7 +148,9 @@ class RainbowGraph:
         boundary: Iterable[Hashable] | None = None,
     ) -> None:
         if not isinstance(graph, nx.Graph):
-            raise TypeError(f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}.")
+            raise ParameterTypeError(
+                f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}."
+            )
         if graph.is_directed():
             raise InvalidGraphError(
                 "`graph` must be undirected, got a directed graph "
@@ -238,7 +240,7 @@ class RainbowGraph:
         declared = np.zeros(self._n, dtype=bool)
         if boundary is not None:
             if isinstance(boundary, str | bytes) or not isinstance(boundary, Iterable):
-                raise TypeError(
+                raise ParameterTypeError(
                     f"`boundary` must be an iterable of nodes, got boundary={boundary!r}."
                 )
             for node in boundary:
@@ -303,7 +305,9 @@ class RainbowGraph:
                 f"`rainbow_table` must have shape (R, {q}) with R >= 1, got shape {table.shape}."
             )
         if not np.issubdtype(table.dtype, np.integer):
-            raise TypeError(f"`rainbow_table` must hold integers, got dtype {table.dtype}.")
+            raise ParameterTypeError(
+                f"`rainbow_table` must hold integers, got dtype {table.dtype}."
+            )
         bad = np.flatnonzero(np.any(np.sort(table, axis=1) != np.arange(q), axis=1))
         if bad.size:
             raise InvalidGraphError(
@@ -396,10 +400,12 @@ class RainbowGraph:
         ((0, 1, 2), (1, 0, 2))
         """
         if not isinstance(graph, nx.Graph):
-            raise TypeError(f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}.")
+            raise ParameterTypeError(
+                f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}."
+            )
         outs = _check_outputs(outputs)
         if loss is not None and not callable(loss):
-            raise TypeError(f"`loss` must be callable, got loss={loss!r}.")
+            raise ParameterTypeError(f"`loss` must be callable, got loss={loss!r}.")
         nodes = list(graph.nodes)
         if isinstance(answer, str):
             missing = [d for d in nodes if answer not in graph.nodes[d]]
@@ -417,7 +423,7 @@ class RainbowGraph:
         elif callable(answer):
             answers = [answer(d) for d in nodes]
         else:
-            raise TypeError(
+            raise ParameterTypeError(
                 f"`answer` must be an attribute name, a mapping or a callable, got "
                 f"answer={answer!r}."
             )
@@ -433,7 +439,7 @@ class RainbowGraph:
             losses = np.array([[float(lossf(o, a)) for o in outs] for a in answers], dtype=float)
             losses = losses.reshape(len(nodes), len(outs))
         if not np.all(np.isfinite(losses)):
-            raise ValueError("`loss` must return finite numbers, got a non-finite loss.")
+            raise ParameterError("`loss` must return finite numbers, got a non-finite loss.")
         order = np.argsort(losses, axis=1, kind="stable")
         h = nx.Graph(graph)
         for d, row in zip(nodes, order, strict=True):
@@ -519,14 +525,18 @@ class RainbowGraph:
         """
         n = check_int(n, "n", minimum=1)
         if isinstance(distances, str | bytes) or not isinstance(distances, Iterable):
-            raise TypeError(f"`distances` must be an iterable of integers, got {distances!r}.")
+            raise ParameterTypeError(
+                f"`distances` must be an iterable of integers, got {distances!r}."
+            )
         mus = sorted({check_int(mu, "distances", minimum=1, maximum=n) for mu in distances})
         if not mus:
             raise InvalidGraphError("`distances` must contain at least one shift, got none.")
         size = n + 1
         rho = np.arange(size, dtype=float) if distortion is None else np.asarray(distortion, float)
         if rho.shape != (size,) or not np.all(np.isfinite(rho)):
-            raise ValueError(f"`distortion` must hold {size} finite numbers, got {distortion!r}.")
+            raise ParameterError(
+                f"`distortion` must hold {size} finite numbers, got {distortion!r}."
+            )
         eta_order = np.lexsort((np.arange(size), rho))  # by distortion, ties by eta
         q = np.arange(size)
         u = np.concatenate([q for _ in mus])
@@ -608,11 +618,11 @@ class RainbowGraph:
             raise InvalidGraphError(f"`universe` must not repeat a record, got {recs!r}.")
         size = check_int(size, "size", minimum=0 if relation == "add_remove" else 1)
         if relation not in ("add_remove", "replace_one"):
-            raise ValueError(
+            raise ParameterError(
                 f"`relation` must be 'add_remove' or 'replace_one', got relation={relation!r}."
             )
         if not callable(query):
-            raise TypeError(f"`query` must be callable, got query={query!r}.")
+            raise ParameterTypeError(f"`query` must be callable, got query={query!r}.")
         rank = {r: i for i, r in enumerate(recs)}
         combos = itertools.combinations_with_replacement if multiset else itertools.combinations
 

@@ -30,7 +30,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .exceptions import GraphFileError, InvalidGraphError, InvalidMechanismError
+from .exceptions import GraphFileError, InvalidGraphError, InvalidMechanismError, ParameterTypeError
 from .graph import RainbowGraph
 from .mechanism import Mechanism
 
@@ -50,7 +50,7 @@ def _jsonable(x: Any) -> Any:
         return x.tolist()
     if isinstance(x, tuple | set | frozenset):
         return list(x)
-    raise TypeError(f"value {x!r} of type {type(x).__name__} cannot be written to JSON")
+    raise ParameterTypeError(f"value {x!r} of type {type(x).__name__} cannot be written to JSON")
 
 
 def _read_json(path: Path) -> Any:
@@ -256,16 +256,20 @@ def save_graph(
         The path written.
     """
     if not isinstance(graph, RainbowGraph):
-        raise TypeError(f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}.")
+        raise ParameterTypeError(
+            f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
+        )
     if mechanism is not None:
         if not isinstance(mechanism, Mechanism):
-            raise TypeError(f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}.")
+            raise ParameterTypeError(
+                f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
+            )
         if mechanism.graph is not graph:
             raise InvalidMechanismError(
                 "`mechanism` must live on `graph` (mechanism.graph is another RainbowGraph)."
             )
     if metadata is not None and not isinstance(metadata, Mapping):
-        raise TypeError(f"`metadata` must be a mapping, got metadata={metadata!r}.")
+        raise ParameterTypeError(f"`metadata` must be a mapping, got metadata={metadata!r}.")
     h = graph.graph.copy()
     h.graph["outputs"] = list(graph.outputs)
     declared = graph.declared_boundary_mask
@@ -287,7 +291,7 @@ def save_graph(
     try:
         text = json.dumps(data, indent=1, default=_jsonable)
     except TypeError as exc:
-        raise TypeError(f"the graph cannot be written as JSON: {exc}.") from None
+        raise ParameterTypeError(f"the graph cannot be written as JSON: {exc}.") from None
     fd, tmp = tempfile.mkstemp(
         dir=p.parent if str(p.parent) else ".", prefix=f".{p.name}.", suffix=".tmp"
     )

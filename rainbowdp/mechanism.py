@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_int
-from .exceptions import InvalidMechanismError
+from .exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from .graph import RainbowGraph
 
 __all__ = ["Mechanism"]
@@ -63,7 +63,9 @@ class Mechanism:
 
     def __init__(self, graph: RainbowGraph, probabilities: Any, *, atol: float = ROW_ATOL) -> None:
         if not isinstance(graph, RainbowGraph):
-            raise TypeError(f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}.")
+            raise ParameterTypeError(
+                f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
+            )
         n, q = graph.n_nodes, graph.n_outputs
         if isinstance(probabilities, Mapping):
             unknown = [d for d in probabilities if d not in graph.node_index]
@@ -161,7 +163,9 @@ class Mechanism:
         [0.1, 0.9]
         """
         if not isinstance(graph, RainbowGraph):
-            raise TypeError(f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}.")
+            raise ParameterTypeError(
+                f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
+            )
         v = np.asarray(vectors, dtype=np.float64)
         if v.shape != (graph.n_nodes, graph.n_outputs):
             raise InvalidMechanismError(
@@ -274,13 +278,17 @@ class Mechanism:
         n = 1 if size is None else check_int(size, "size", minimum=0)
         if isinstance(rng, str):
             if rng != "secure":
-                raise ValueError(f"`rng` must be 'secure' or a numpy Generator, got rng={rng!r}.")
+                raise ParameterError(
+                    f"`rng` must be 'secure' or a numpy Generator, got rng={rng!r}."
+                )
             raw = np.frombuffer(os.urandom(8 * n), dtype=np.uint64)
             u = (raw >> np.uint64(64 - bits)).astype(np.int64)
         elif isinstance(rng, np.random.Generator):
             u = rng.integers(0, 2**bits, size=n, dtype=np.int64)
         else:
-            raise TypeError(f"`rng` must be 'secure' or a numpy.random.Generator, got rng={rng!r}.")
+            raise ParameterTypeError(
+                f"`rng` must be 'secure' or a numpy.random.Generator, got rng={rng!r}."
+            )
         cdf = self._integer_cdf(self._p[i], bits)
         idx = np.searchsorted(cdf, u, side="right")
         labels = np.empty(self._graph.n_outputs, dtype=object)

@@ -29,7 +29,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import breadth_first_order
 
-from .exceptions import InvalidMechanismError, InvalidMorphismError
+from .exceptions import InvalidMechanismError, InvalidMorphismError, ParameterTypeError
 from .graph import RainbowGraph
 from .mechanism import Mechanism
 
@@ -117,7 +117,9 @@ class Morphism:
     def __init__(self, source: RainbowGraph, target: RainbowGraph, mapping: Any) -> None:
         for name, g in (("source", source), ("target", target)):
             if not isinstance(g, RainbowGraph):
-                raise TypeError(f"`{name}` must be a RainbowGraph, got {name}={type(g).__name__}.")
+                raise ParameterTypeError(
+                    f"`{name}` must be a RainbowGraph, got {name}={type(g).__name__}."
+                )
         index = self._index_from_mapping(source, target, mapping)
         self._source = source
         self._target = target
@@ -161,18 +163,18 @@ class Morphism:
                     ) from None
         else:
             if isinstance(mapping, str | bytes):
-                raise TypeError(
+                raise ParameterTypeError(
                     "`mapping` must be a dict source node -> target node or an "
                     f"integer array, got mapping={mapping!r}."
                 )
             try:
                 arr = np.asarray(mapping)
             except (TypeError, ValueError) as exc:  # e.g. a ragged nested list
-                raise TypeError(
+                raise ParameterTypeError(
                     f"`mapping` must be a dict or an integer array, got mapping={mapping!r}."
                 ) from exc
             if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
-                raise TypeError(
+                raise ParameterTypeError(
                     "`mapping` must be a dict source node -> target node or an "
                     f"integer array, got an array of dtype {arr.dtype}."
                 )
@@ -306,7 +308,9 @@ class Morphism:
         functions via randomized graph colorings").
         """
         if not isinstance(mechanism, Mechanism):
-            raise TypeError(f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}.")
+            raise ParameterTypeError(
+                f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
+            )
         if mechanism.graph is not self._target:
             raise InvalidMechanismError(
                 "`mechanism` must live on the morphism's target graph (the same RainbowGraph "
@@ -392,7 +396,9 @@ def distances_to_boundary(graph: RainbowGraph) -> np.ndarray:
     [0, 1, 1, 0, 0]
     """
     if not isinstance(graph, RainbowGraph):
-        raise TypeError(f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}.")
+        raise ParameterTypeError(
+            f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
+        )
     n = graph.n_nodes
     sources = np.flatnonzero(graph.boundary_mask)
     if sources.size == 0:

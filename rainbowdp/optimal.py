@@ -38,7 +38,13 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_delta, check_epsilon, check_int, check_probability_vector
-from .exceptions import InvalidBoundaryError, NoOptimalMechanismError, NotPrivateError
+from .exceptions import (
+    InvalidBoundaryError,
+    NoOptimalMechanismError,
+    NotPrivateError,
+    ParameterError,
+    ParameterTypeError,
+)
 from .graph import RainbowGraph
 from .mechanism import Mechanism
 from .morphism import INFINITE_DISTANCE_LABEL, boundary_graph
@@ -69,7 +75,7 @@ HOMOGENEITY_ATOL = 1e-12
 # ---------------------------------------------------------------------- argument checks
 def _check_variant(variant: Any) -> str:
     if variant not in VARIANTS:
-        raise ValueError(f"`variant` must be one of {VARIANTS}, got variant={variant!r}.")
+        raise ParameterError(f"`variant` must be one of {VARIANTS}, got variant={variant!r}.")
     return variant
 
 
@@ -78,11 +84,13 @@ def _check_distributions(p: Any, name: str) -> np.ndarray:
     try:
         arr = np.asarray(p, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"`{name}` must be an array of numbers, got {name}={p!r}.") from exc
+        raise ParameterTypeError(
+            f"`{name}` must be an array of numbers, got {name}={p!r}."
+        ) from exc
     if arr.ndim == 1:
         return check_probability_vector(arr, name)
     if arr.ndim != 2 or arr.shape[1] == 0:
-        raise ValueError(
+        raise ParameterError(
             f"`{name}` must be a probability vector or a 2-D array of them (rows), "
             f"got shape {arr.shape}."
         )
@@ -93,7 +101,7 @@ def _check_distributions(p: Any, name: str) -> np.ndarray:
     )
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
+        raise ParameterError(
             f"`{name}` row {i} must be a probability vector (finite, non-negative, "
             f"sum 1 within 1e-09), got {arr[i].tolist()}."
         )
@@ -420,7 +428,7 @@ def prefix_sums_closed_form(
     arr = check_probability_vector(m, "m")
     tt = np.asarray(t, dtype=np.float64)
     if not np.all(np.isfinite(tt)) or np.any(tt < 0):
-        raise ValueError(f"`t` must be finite and >= 0, got t={t!r}.")
+        raise ParameterError(f"`t` must be finite and >= 0, got t={t!r}.")
     s0 = np.minimum(np.cumsum(arr), 1.0)
     s0[-1] = 1.0
     tcol = tt[..., None]
@@ -497,7 +505,7 @@ def line_mechanism(
     variant = _check_variant(variant)
     n = check_int(n, "n", minimum=0)
     if method not in ("iterate", "closed-form"):
-        raise ValueError(f"`method` must be 'iterate' or 'closed-form', got method={method!r}.")
+        raise ParameterError(f"`method` must be 'iterate' or 'closed-form', got method={method!r}.")
     arr = check_probability_vector(m, "m")
     if method == "closed-form":
         s = prefix_sums_closed_form(arr, np.arange(n + 1), eps, dlt, variant=variant)
@@ -675,12 +683,14 @@ def optimal_mechanism(
     [[0.5, 0.5], [0.75, 0.25], [0.75, 0.25], [0.5, 0.5], [0.5, 0.5]]
     """
     if not isinstance(graph, RainbowGraph):
-        raise TypeError(f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}.")
+        raise ParameterTypeError(
+            f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
+        )
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta)
     variant = _check_variant(variant)
     if not isinstance(boundary, Mapping):
-        raise TypeError(
+        raise ParameterTypeError(
             "`boundary` must be a mapping {rainbow: distribution} or {boundary "
             f"node: distribution}}, got boundary={boundary!r}."
         )

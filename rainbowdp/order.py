@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_nonnegative_float
-from .exceptions import InvalidMechanismError
+from .exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from .graph import RainbowGraph
 from .mechanism import Mechanism
 
@@ -53,14 +53,16 @@ def _as_vectors(value: Any, name: str) -> np.ndarray:
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"`{name}` must be an array of numbers, got {name}={value!r}.") from exc
+        raise ParameterTypeError(
+            f"`{name}` must be an array of numbers, got {name}={value!r}."
+        ) from exc
     if arr.ndim not in (1, 2) or arr.shape[-1] == 0:
-        raise ValueError(
+        raise ParameterError(
             f"`{name}` must be a non-empty 1-D vector or 2-D array of row vectors, "
             f"got shape {arr.shape} for {name}={value!r}."
         )
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"`{name}` must be finite, got {name}={value!r}.")
+        raise ParameterError(f"`{name}` must be finite, got {name}={value!r}.")
     return arr
 
 
@@ -136,7 +138,7 @@ def dominates(x: Any, y: Any, *, tol: float = 1e-12) -> bool | np.ndarray:
     a = _as_vectors(x, "x")
     b = _as_vectors(y, "y")
     if a.shape != b.shape:
-        raise ValueError(f"`x` and `y` must have the same shape, got {a.shape} and {b.shape}.")
+        raise ParameterError(f"`x` and `y` must have the same shape, got {a.shape} and {b.shape}.")
     t = check_nonnegative_float(tol, "tol")
     ok = np.all(np.cumsum(a, axis=-1) >= np.cumsum(b, axis=-1) - t, axis=-1)
     return bool(ok) if a.ndim == 1 else ok
@@ -156,7 +158,9 @@ def _same_structure(g1: RainbowGraph, g2: RainbowGraph) -> bool:
 
 def _check_mechanism(value: Any, name: str) -> Mechanism:
     if not isinstance(value, Mechanism):
-        raise TypeError(f"`{name}` must be a Mechanism, got {name}={type(value).__name__}.")
+        raise ParameterTypeError(
+            f"`{name}` must be a Mechanism, got {name}={type(value).__name__}."
+        )
     return value
 
 
@@ -207,12 +211,12 @@ def mechanism_dominates(m1: Mechanism, m2: Mechanism, *, tol: float = 1e-12) -> 
 def _check_weights(weights: Any, q: int, *, monotone: bool) -> np.ndarray:
     w = _as_vectors(weights, "weights")
     if w.ndim != 1 or w.shape[0] != q:
-        raise ValueError(
+        raise ParameterError(
             f"`weights` must be a vector of {q} numbers (one per rank), got shape "
             f"{w.shape} for weights={weights!r}."
         )
     if monotone and np.any(np.diff(w) > 0):
-        raise ValueError(
+        raise ParameterError(
             f"`weights` must be non-increasing (rank 0 = most preferred), got weights={weights!r}."
         )
     return w
@@ -220,7 +224,9 @@ def _check_weights(weights: Any, q: int, *, monotone: bool) -> np.ndarray:
 
 def _check_graph(graph: Any) -> RainbowGraph:
     if not isinstance(graph, RainbowGraph):
-        raise TypeError(f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}.")
+        raise ParameterTypeError(
+            f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
+        )
     return graph
 
 
@@ -304,13 +310,13 @@ def expected_utility(mechanism: Mechanism, utility: Any) -> float:
     u = _as_vectors(utility, "utility")
     if u.ndim == 1:
         if u.shape[0] != g.n_outputs:
-            raise ValueError(
+            raise ParameterError(
                 f"`utility` as a vector by rank must have {g.n_outputs} entries, got "
                 f"{u.shape[0]}: utility={utility!r}."
             )
         u = u[g.ranks]
     elif u.shape != (g.n_nodes, g.n_outputs):
-        raise ValueError(
+        raise ParameterError(
             f"`utility` must have shape ({g.n_nodes}, {g.n_outputs}) or "
             f"({g.n_outputs},), got shape {u.shape}."
         )
@@ -356,13 +362,13 @@ def is_order_reasonable(utility: Any, graph: RainbowGraph, *, tol: float = 0.0) 
     u = _as_vectors(utility, "utility")
     if u.ndim == 1:
         if u.shape[0] != g.n_outputs:
-            raise ValueError(
+            raise ParameterError(
                 f"`utility` as a vector by rank must have {g.n_outputs} entries, got "
                 f"{u.shape[0]}: utility={utility!r}."
             )
         by_rank = u[None, :]
     elif u.shape != (g.n_nodes, g.n_outputs):
-        raise ValueError(
+        raise ParameterError(
             f"`utility` must have shape ({g.n_nodes}, {g.n_outputs}) or "
             f"({g.n_outputs},), got shape {u.shape}."
         )

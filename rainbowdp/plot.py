@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_delta, check_epsilon, check_int, check_probability_vector
+from .exceptions import ParameterError, ParameterTypeError
 from .graph import RainbowGraph
 from .mechanism import Mechanism
 from .optimal import TAU_INFINITY, line_mechanism, prefix_sums_closed_form, tau
@@ -111,7 +112,7 @@ def plot_line_mechanism(
         labels = [f"k = {k + 1}" for k in range(q)]
     labels = list(labels)
     if len(labels) != q:
-        raise ValueError(
+        raise ParameterError(
             f"`labels` must have {q} entries (one per output), got {len(labels)}: "
             f"labels={labels!r}."
         )
@@ -206,15 +207,17 @@ def draw_rainbow_graph(
     from matplotlib.collections import LineCollection, PatchCollection
 
     if not isinstance(G, RainbowGraph):
-        raise TypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
+        raise ParameterTypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
     if mechanism is not None:
         if not isinstance(mechanism, Mechanism):
-            raise TypeError(f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}.")
+            raise ParameterTypeError(
+                f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
+            )
         if mechanism.graph is not G:
-            raise ValueError("`mechanism` must live on `G` (the same RainbowGraph object).")
+            raise ParameterError("`mechanism` must live on `G` (the same RainbowGraph object).")
     if pos is None:
         if layout not in _LAYOUTS:
-            raise ValueError(f"`layout` must be one of {_LAYOUTS}, got layout={layout!r}.")
+            raise ParameterError(f"`layout` must be one of {_LAYOUTS}, got layout={layout!r}.")
         g = G.graph
         if layout == "spring":
             pos = nx.spring_layout(g, seed=check_int(seed, "seed"))
@@ -222,7 +225,7 @@ def draw_rainbow_graph(
             pos = getattr(nx, f"{layout}_layout")(g)
     missing = next((d for d in G.nodes if d not in pos), None)
     if missing is not None:
-        raise ValueError(f"`pos` has no position for node {missing!r}.")
+        raise ParameterError(f"`pos` has no position for node {missing!r}.")
     xy = np.array([pos[d] for d in G.nodes], dtype=float).reshape(G.n_nodes, 2)
     span = float(np.ptp(xy, axis=0).max()) if G.n_nodes > 1 else 1.0
     span = span if span > 0 else 1.0

@@ -40,6 +40,7 @@ from ._validation import (
     check_nonnegative_float,
     check_probability_vector,
 )
+from .exceptions import ParameterError, ParameterTypeError
 from .mechanism import Mechanism
 
 __all__ = [
@@ -168,7 +169,9 @@ class VerificationReport:
 
 def _check_mechanism(mechanism: Any) -> Mechanism:
     if not isinstance(mechanism, Mechanism):
-        raise TypeError(f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}.")
+        raise ParameterTypeError(
+            f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
+        )
     return mechanism
 
 
@@ -310,10 +313,10 @@ def privacy_profile(mechanism: Mechanism, epsilons: Sequence[float] | np.ndarray
     m = _check_mechanism(mechanism)
     eps = np.asarray(epsilons, dtype=float)
     if eps.ndim > 1:
-        raise ValueError(f"`epsilons` must be one-dimensional, got shape {eps.shape}.")
+        raise ParameterError(f"`epsilons` must be one-dimensional, got shape {eps.shape}.")
     eps = np.atleast_1d(eps)
     if not np.all(np.isfinite(eps)) or np.any(eps < 0):
-        raise ValueError(f"`epsilons` must be finite and >= 0, got epsilons={epsilons!r}.")
+        raise ParameterError(f"`epsilons` must be finite and >= 0, got epsilons={epsilons!r}.")
     if m.graph.n_edges == 0:
         return np.zeros(eps.shape)
     out = np.empty(eps.shape)

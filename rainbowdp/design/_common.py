@@ -17,7 +17,7 @@ import pulp
 from scipy.sparse.csgraph import connected_components
 
 from .._validation import check_probability_vector
-from ..exceptions import InfeasibleDesignError, NotPrivateError
+from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError, ParameterTypeError
 from ..graph import RainbowGraph
 from . import solvers
 
@@ -29,7 +29,7 @@ UTILITY_NAMES = ("accuracy", "rank", "absolute", "squared")
 # ---------------------------------------------------------------------------------- utilities
 def _answers_loss(G: RainbowGraph, loss: Callable[[Any, Any], float], what: str) -> np.ndarray:
     if G.answers is None:
-        raise ValueError(
+        raise ParameterError(
             f"`utility`={what} needs a graph with true answers (G.answers, as built "
             "by RainbowGraph.from_query, circulant or count_path); this graph has "
             "none."
@@ -38,13 +38,13 @@ def _answers_loss(G: RainbowGraph, loss: Callable[[Any, Any], float], what: str)
     try:
         L = np.array([[float(loss(o, a)) for o in outs] for a in G.answers], dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"`utility`={what}: the loss could not be evaluated: {exc}") from exc
+        raise ParameterError(f"`utility`={what}: the loss could not be evaluated: {exc}") from exc
     return L.reshape(G.n_nodes, G.n_outputs)
 
 
 def _numeric_answers(G: RainbowGraph, what: str) -> tuple[np.ndarray, np.ndarray]:
     if G.answers is None:
-        raise ValueError(
+        raise ParameterError(
             f"`utility`={what!r} needs a graph with true answers (G.answers, as built "
             "by RainbowGraph.from_query, circulant or count_path); this graph has "
             "none."
@@ -54,7 +54,7 @@ def _numeric_answers(G: RainbowGraph, what: str) -> tuple[np.ndarray, np.ndarray
         return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
     if not (all(real(o) for o in G.outputs) and all(real(a) for a in G.answers)):
-        raise ValueError(
+        raise ParameterError(
             f"`utility`={what!r} needs numeric outputs and answers, got outputs {G.outputs!r}."
         )
     return (np.asarray(G.outputs, dtype=np.float64), np.asarray(G.answers, dtype=np.float64))
@@ -108,7 +108,7 @@ def utility_matrix(G: RainbowGraph, utility: Any = "accuracy") -> np.ndarray:
     [-0.0, -1.0, -4.0]
     """
     if not isinstance(G, RainbowGraph):
-        raise TypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
+        raise ParameterTypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
     n, q = G.n_nodes, G.n_outputs
     if isinstance(utility, str):
         name = utility.lower()
@@ -120,13 +120,15 @@ def utility_matrix(G: RainbowGraph, utility: Any = "accuracy") -> np.ndarray:
             v, a = _numeric_answers(G, utility)
             diff = v[None, :] - a[:, None]
             return -(np.abs(diff) if name == "absolute" else diff * diff)
-        raise ValueError(
+        raise ParameterError(
             f"`utility` must be one of {UTILITY_NAMES}, an (N, q) array, a loss "
             f"callable or ('loss', L), got utility={utility!r}."
         )
     if isinstance(utility, tuple) and len(utility) == 2 and isinstance(utility[0], str):
         if utility[0] != "loss":
-            raise ValueError(f"`utility` as a pair must be ('loss', L), got utility={utility!r}.")
+            raise ParameterError(
+                f"`utility` as a pair must be ('loss', L), got utility={utility!r}."
+            )
         L = utility[1]
         if callable(L):
             return -_answers_loss(G, L, repr(utility))
@@ -140,24 +142,24 @@ def _as_matrix(value: Any, n: int, q: int, name: str, shown: Any) -> np.ndarray:
     try:
         U = np.array(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise TypeError(
+        raise ParameterTypeError(
             f"`{name}` must be a name, an (N, q) array, a loss callable or "
             f"('loss', L), got {name}={shown!r}."
         ) from exc
     if U.shape != (n, q):
-        raise ValueError(
+        raise ParameterError(
             f"`{name}` must have shape ({n}, {q}) (nodes, outputs), got shape "
             f"{U.shape} for {name}={shown!r}."
         )
     if not np.all(np.isfinite(U)):
-        raise ValueError(f"`{name}` must be finite, got {name}={shown!r}.")
+        raise ParameterError(f"`{name}` must be finite, got {name}={shown!r}.")
     return U
 
 
 # ---------------------------------------------------------------------------------- arguments
 def check_graph(G: Any) -> RainbowGraph:
     if not isinstance(G, RainbowGraph):
-        raise TypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
+        raise ParameterTypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
     return G
 
 
@@ -166,7 +168,7 @@ def _node_key(G: RainbowGraph, node: Any, name: str) -> int:
     try:
         return G.node_index[key]
     except (KeyError, TypeError):
-        raise ValueError(f"`{name}` names node {node!r}, which is not in the graph.") from None
+        raise ParameterError(f"`{name}` names node {node!r}, which is not in the graph.") from None
 
 
 def check_fixed(G: RainbowGraph, fixed: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -177,7 +179,9 @@ def check_fixed(G: RainbowGraph, fixed: Any) -> tuple[np.ndarray, np.ndarray]:
     if fixed is None:
         return mask, values
     if not isinstance(fixed, Mapping):
-        raise TypeError(f"`fixed` must be a mapping node -> distribution, got fixed={fixed!r}.")
+        raise ParameterTypeError(
+            f"`fixed` must be a mapping node -> distribution, got fixed={fixed!r}."
+        )
     for node, vec in fixed.items():
         i = _node_key(G, node, "fixed")
         values[i] = check_probability_vector(vec, f"fixed[{node!r}]", size=q)
@@ -195,13 +199,13 @@ def check_bounds(
     if bounds is None:
         return lower, upper
     if not isinstance(bounds, Mapping):
-        raise TypeError(
+        raise ParameterTypeError(
             f"`bounds` must be a mapping node -> (lower, upper), got bounds={bounds!r}."
         )
     for node, pair in bounds.items():
         i = _node_key(G, node, "bounds")
         if not (isinstance(pair, tuple | list) and len(pair) == 2):
-            raise ValueError(
+            raise ParameterError(
                 f"`bounds[{node!r}]` must be a pair (lower, upper) of numbers or "
                 f"length-{q} vectors, got {pair!r}."
             )
@@ -213,16 +217,16 @@ def check_bounds(
                     np.asarray(default if val is None else val, dtype=np.float64), (q,)
                 ).copy()
             except (TypeError, ValueError):
-                raise ValueError(
+                raise ParameterError(
                     f"`bounds[{node!r}]` {side} must be a number or a length-{q} "
                     f"vector, got {val!r}."
                 ) from None
             if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
-                raise ValueError(f"`bounds[{node!r}]` {side} must lie in [0, 1], got {val!r}.")
+                raise ParameterError(f"`bounds[{node!r}]` {side} must lie in [0, 1], got {val!r}.")
             lo_hi.append(arr)
         lo, hi = lo_hi
         if np.any(lo > hi):
-            raise ValueError(f"`bounds[{node!r}]` must have lower <= upper, got {pair!r}.")
+            raise ParameterError(f"`bounds[{node!r}]` must have lower <= upper, got {pair!r}.")
         if lo.sum() > 1 + 1e-12 or hi.sum() < 1 - 1e-12:
             raise InfeasibleDesignError(
                 f"`bounds[{node!r}]`={pair!r} admit no distribution: sum(lower) = {lo.sum():g} and "
@@ -241,7 +245,7 @@ def check_bounds(
 
 def check_flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
-        raise TypeError(f"`{name}` must be a bool, got {name}={value!r}.")
+        raise ParameterTypeError(f"`{name}` must be a bool, got {name}={value!r}.")
     return value
 
 

@@ -66,7 +66,7 @@ import numpy as np
 import pulp
 
 from .._validation import check_delta, check_epsilon, check_nonnegative_float
-from ..exceptions import InfeasibleDesignError, NotPrivateError
+from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import pdp_delta
@@ -178,12 +178,12 @@ def milp(
     fixed_mask, fixed_values = check_fixed(g, fixed)
     lower, upper = check_bounds(g, bounds, fixed_mask, fixed_values)
     if not isinstance(formulation, str) or formulation not in FORMULATIONS:
-        raise ValueError(
+        raise ParameterError(
             f"`formulation` must be one of {FORMULATIONS}, got formulation={formulation!r}."
         )
     m = check_nonnegative_float(margin, "margin")
     if m > 0.01:
-        raise ValueError(f"`margin` must be in [0, 0.01], got margin={margin!r}.")
+        raise ParameterError(f"`margin` must be in [0, 0.01], got margin={margin!r}.")
     check_flag(msg, "msg")
     if dlt == 0:
         return _delta_zero(

@@ -49,6 +49,8 @@ import pulp
 from .._validation import check_nonnegative_float
 from ..exceptions import (
     InfeasibleDesignError,
+    ParameterError,
+    ParameterTypeError,
     SolverError,
     SolverNotAvailableError,
     SolverTimeLimitError,
@@ -130,7 +132,9 @@ def _check_time_limit(time_limit: Any) -> float | None:
         return None
     t = check_nonnegative_float(time_limit, "time_limit")
     if t <= 0:
-        raise ValueError(f"`time_limit` must be positive (seconds), got time_limit={time_limit!r}.")
+        raise ParameterError(
+            f"`time_limit` must be positive (seconds), got time_limit={time_limit!r}."
+        )
     return t
 
 
@@ -171,11 +175,11 @@ def make_solver(
     >>> make_solver("glpk")
     Traceback (most recent call last):
     ...
-    ValueError: `solver` must be one of ('highs', 'cbc') or a pulp solver object, got solver='glpk'.
+    rainbowdp.exceptions.ParameterError: `solver` must be one of ('highs', 'cbc') or a pulp solver object, got solver='glpk'.
     """
     t = _check_time_limit(time_limit)
     if not isinstance(msg, bool):
-        raise TypeError(f"`msg` must be a bool, got msg={msg!r}.")
+        raise ParameterTypeError(f"`msg` must be a bool, got msg={msg!r}.")
     if solver is None:
         solver = default_solver()
     if isinstance(solver, str):
@@ -196,7 +200,7 @@ def make_solver(
                     "(neither on the PATH nor bundled with PuLP)."
                 )
             return s
-        raise ValueError(
+        raise ParameterError(
             f"`solver` must be one of {SOLVER_NAMES} or a pulp solver object, got "
             f"solver={solver!r}."
         )
@@ -210,7 +214,7 @@ def make_solver(
             solver = copy.copy(solver)
             solver.timeLimit = t
         return solver
-    raise TypeError(
+    raise ParameterTypeError(
         f"`solver` must be one of {SOLVER_NAMES} or a pulp solver object, got solver={solver!r}."
     )
 
