@@ -23,30 +23,34 @@ edge, are recomputed with Python integers.
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
 
+from ._exact import (
+    EXP_BITS,
+    P_SHIFT,
+    certified_zero,
+    enclose_exp,
+    exact_divergences,
+    exp_scaled,
+    float_at_most,
+    float_error,
+    int_rows,
+)
+from ._kernels import directed_divergences, float_error_bound
 from ._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
-from .exceptions import ParameterTypeError
+from .exceptions import ParameterError, ParameterTypeError
 from .mechanism import Mechanism
-from .privacy import _directed_divergences, _endpoint_rows, float_error_bound
 
 __all__ = ["Certificate", "Verdict", "certify", "exp_bounds"]
 
-#: Bits of the dyadic denominators of the bounds on e^ε used by :func:`certify`.
-EXP_BITS = 200
-#: All float64 values in [0, 1] are integers once multiplied by 2**_P_SHIFT.
-_P_SHIFT = 1074
+#: Largest ε accepted by :func:`exp_bounds`: its bounds have about 1.44 ε + ``bits`` bits.
+EXP_BOUNDS_MAX_EPSILON = 1e5
 #: Directed edges per block of the exact (Python-integer) computation.
 _EXACT_CHUNK = 2048
-#: Unit round-off of float64.
-_U = Fraction(1, 2**53)
-#: Largest absolute error of an underflowing float64 product.
-_TAU = Fraction(1, 2**1074)
 
 
 class Verdict(StrEnum):
@@ -83,7 +87,8 @@ class Certificate:
         evaluated in float64 as ``verify`` does) plus the larger of ``float_error`` and
         ``float_error_bound(q)``.
     exp_lower, exp_upper : fractions.Fraction
-        The bounds :math:`L \le e^\epsilon \le U` used.
+        The bounds :math:`L \le e^\epsilon \le U` used (for ε >= 746 both are the stand-in
+        :math:`2^{2200}`, see Notes).
     float_error : fractions.Fraction
         Rigorous bound on :math:`|\hat H - H_y|` for every directed edge and every
         :math:`y \in [L, U]`, where :math:`\hat H` is the float64 divergence ``verify`` computes.
@@ -112,36 +117,6 @@ class Certificate:
 
 
 # ---------------------------------------------------------------------- e^ε in rationals
-def _exp_scaled(eps: Fraction, bits: int) -> tuple[int, int]:
-    """Integers (lo, hi) with lo / 2**bits <= e**eps <= hi / 2**bits, for eps >= 0."""
-    if eps == 0:
-        return 1 << bits, 1 << bits
-    # Argument reduction: r = eps / 2**s < 2**-8, then e**eps = (e**r) ** (2**s).
-    s = max(0, eps.numerator.bit_length() - eps.denominator.bit_length() + 9)
-    k = bits + s + 16  # working precision: s squarings double the relative error s times
-    one = 1 << k
-    num, den = eps.numerator << k, eps.denominator << s
-    r_lo, r_hi = num // den, -(-num // den)
-    lo = hi = t_lo = t_hi = one
-    n = 0
-    while True:
-        n += 1
-        t_lo = ((t_lo * r_lo) >> k) // n  # floor at each step: stays <= r_lo**n / n!
-        c = -((-t_hi * r_hi) >> k)  # ceil at each step: stays >= r_hi**n / n!
-        t_hi = -(-c // n)
-        lo += t_lo
-        hi += t_hi
-        # Tail sum_{j>n} r^j/j! <= t_n * (r/(n+1)) / (1 - r/(n+1)) <= 2 t_n r / (n+1).
-        if 2 * t_hi * r_hi < one * (n + 1):
-            hi += 1
-            break
-    for _ in range(s):
-        lo = (lo * lo) >> k
-        hi = -((-hi * hi) >> k)
-    shift = k - bits
-    return lo >> shift, -((-hi) >> shift)
-
-
 def exp_bounds(epsilon: float, *, bits: int = EXP_BITS) -> tuple[Fraction, Fraction]:
     r"""Rational bounds :math:`L \le e^\epsilon \le U` with denominators :math:`2^{\text{bits}}`.
 
@@ -162,8 +137,9 @@ def exp_bounds(epsilon: float, *, bits: int = EXP_BITS) -> tuple[Fraction, Fract
 
     Raises
     ------
-    TypeError, ValueError
-        If ``epsilon`` is not a finite number >= 0 or ``bits`` not an integer in range.
+    ParameterTypeError, ParameterError
+        If ``epsilon`` is not a finite number in [0, 1e5] (the cost grows with the size of
+        :math:`e^\epsilon`, about 1.44 ε bits) or ``bits`` not an integer in range.
 
     Notes
     -----
@@ -184,57 +160,13 @@ def exp_bounds(epsilon: float, *, bits: int = EXP_BITS) -> tuple[Fraction, Fract
     """
     eps = check_epsilon(epsilon)
     b = check_int(bits, "bits", minimum=16, maximum=100_000)
-    lo, hi = _exp_scaled(Fraction(eps), b)
+    if eps > EXP_BOUNDS_MAX_EPSILON:
+        raise ParameterError(
+            f"`epsilon` must be at most {EXP_BOUNDS_MAX_EPSILON:g} for exp_bounds (the bounds "
+            f"would have about {1.44 * eps:.3g} bits), got epsilon={epsilon!r}."
+        )
+    lo, hi = exp_scaled(Fraction(eps), b)
     return Fraction(lo, 1 << b), Fraction(hi, 1 << b)
-
-
-# ---------------------------------------------------------------------- float helpers
-def _float_at_most(x: Fraction) -> float:
-    """Largest float64 <= x (x finite, |x| <= float max)."""
-    c = float(x)
-    if Fraction(c) > x:
-        c = math.nextafter(c, -math.inf)
-    return c
-
-
-def _certified_zero(p: np.ndarray, a: np.ndarray, b: np.ndarray, lf: float) -> np.ndarray:
-    """True where every output has P_a(v) <= lf * P_b(v) exactly (so H_y = 0 for y >= lf)."""
-    out = np.empty(a.shape[0], dtype=bool)
-    with np.errstate(over="ignore", under="ignore"):
-        for rows, pa, pb in _endpoint_rows(p, a, b):
-            np.multiply(pb, lf, out=pb)  # pb is this chunk's own buffer
-            np.nextafter(pb, 0.0, out=pb)
-            np.all(pa <= pb, axis=1, out=out[rows])
-    return out
-
-
-def _float_error(p: np.ndarray, lo: Fraction, hi: Fraction, x_hat: float | None) -> Fraction:
-    r"""Bound on |float H_{x_hat} - H_y| for y in [lo, hi] (see :func:`certify`, Notes)."""
-    q = p.shape[1]
-    s_up = Fraction(float(p.sum(axis=1).max())) * (1 + q * _U * 2)
-    err = (q + 2) * _U * (s_up + q * _TAU) * (1 + Fraction(1, 2**30))
-    if x_hat is not None:
-        xf = Fraction(x_hat)
-        low, high = min(lo, xf), max(hi, xf)
-        err += (high - low) * s_up / low
-    return err
-
-
-def _int_rows(rows: np.ndarray) -> np.ndarray:
-    """Object array of Python ints equal to rows * 2**1074 exactly (rows in [0, 2])."""
-    vals = [
-        n << (_P_SHIFT + 1 - d.bit_length())
-        for n, d in map(float.as_integer_ratio, rows.ravel().tolist())
-    ]
-    out = np.empty(rows.size, dtype=object)
-    out[:] = vals
-    return out.reshape(rows.shape)
-
-
-def _exact_directed(a_rows: np.ndarray, b_rows: np.ndarray, y_num: int, shift: int) -> np.ndarray:
-    """sum_v max(A - y B, 0) scaled by 2**(1074 + shift), for y = y_num / 2**shift."""
-    t = a_rows * (1 << shift) - b_rows * y_num
-    return np.where(t > 0, t, 0).sum(axis=1)
 
 
 # ---------------------------------------------------------------------- certify
@@ -300,7 +232,8 @@ def certify(
     so no lower bound exceeds ``threshold``.
 
     **Float error bound** :math:`\eta`. ``verify`` evaluates :math:`\hat H` at
-    :math:`\hat x` = ``math.exp(epsilon)``. Per output, with unit round-off
+    :math:`\hat x = m\,2^k` (:func:`rainbowdp._kernels.scaled_exp`: ``math.exp(epsilon)`` up to
+    ε = 700, a scaled float above, so that no product overflows). Per output, with unit round-off
     :math:`u = 2^{-53}` and underflow error :math:`\tau \le 2^{-1075}`, the computed
     :math:`\max\{\mathrm{fl}(P - \mathrm{fl}(\hat x Q)), 0\}` differs from
     :math:`\max\{P - \hat xQ, 0\}` by at most :math:`2u(1 + 4u)(P + \tau)` (a non-zero term has
@@ -315,7 +248,14 @@ def certify(
         \eta = (q + 2)\,u\,(S + q\tau)(1 + 2^{-30})
                + \frac{\max(U, \hat x) - \min(L, \hat x)}{\min(L, \hat x)}\,S
 
-    (S rounded up). When ``math.exp`` is faithful, :math:`\eta \le \beta`.
+    (S rounded up; with k > 0 the underflow error is :math:`\tau 2^k`). When ``math.exp`` is
+    faithful, :math:`\eta \le \beta`.
+
+    **Large ε.** Every positive float64 probability is at least :math:`2^{-1074}` and every
+    entry is below 2, so for :math:`e^\epsilon \ge 2^{1075}` (ε >= 746 is used) every term with
+    :math:`Q(v) > 0` is negative and :math:`H` is the P-mass where Q vanishes, whatever ε. There
+    ``exp_lower == exp_upper == 2**2200`` -- a stand-in with the same divergences, not a bound
+    on :math:`e^\epsilon` -- and the certificate is exact; no cost grows with ε.
 
     **Filter (default mode).** A directed edge needs no exact work if either
 
@@ -380,14 +320,10 @@ def certify(
     p = mechanism.probabilities
     edges = g.edges
     q = g.n_outputs
-    lo_num, hi_num = _exp_scaled(Fraction(eps), EXP_BITS)
-    lo, hi = Fraction(lo_num, 1 << EXP_BITS), Fraction(hi_num, 1 << EXP_BITS)
-    try:
-        x_hat: float | None = math.exp(eps)
-    except OverflowError:
-        x_hat = None
+    enc = enclose_exp(eps)
+    lo_num, hi_num, lo, hi = enc.lo_num, enc.hi_num, enc.lo, enc.hi
     beta = float_error_bound(q)
-    eta = _float_error(p, lo, hi, x_hat)
+    eta = float_error(p, enc)
     verify_cut = dlt + (t + beta)  # the float number verify() compares with
     threshold = Fraction(verify_cut) + max(eta, Fraction(beta))
     d_frac = Fraction(dlt)
@@ -408,20 +344,12 @@ def certify(
     if exact:
         check = np.arange(n_e)
     else:
-        fwd = bwd = np.full(n_e, np.inf)  # float divergences (inf: not available)
-        worst_float = -1
-        cut = -1.0
-        if x_hat is not None:
-            fwd, bwd = _directed_divergences(p, edges, x_hat)
-            if d_frac >= eta:
-                cut = _float_at_most(d_frac - eta)
-            worst_float = int(np.argmax(np.maximum(fwd, bwd)))
-        lf = float(sys.float_info.max) if lo > Fraction(sys.float_info.max) else _float_at_most(lo)
-        violated = False
-        if worst_float >= 0:
-            # Smallest float v with v - eta >= threshold: a divergence above it is a proof.
-            v_cut = -_float_at_most(-(threshold + eta))
-            violated = bool(max(fwd[worst_float], bwd[worst_float]) > v_cut)
+        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k)
+        cut = float_at_most(d_frac - eta) if d_frac >= eta else -1.0
+        worst_float = int(np.argmax(np.maximum(fwd, bwd)))
+        # Smallest float v with v - eta >= threshold: a divergence above it is a proof.
+        v_cut = -float_at_most(-(threshold + eta))
+        violated = bool(max(fwd[worst_float], bwd[worst_float]) > v_cut)
         settled = []
         bound = []
         for h, a_col, b_col in ((fwd, 0, 1), (bwd, 1, 0)):
@@ -433,21 +361,20 @@ def certify(
             zero = np.zeros(n_e, dtype=bool)
             need = np.flatnonzero(~by_float | (h == 0.0))  # h == 0: try to prove an exact 0
             if need.size:
-                zero[need] = _certified_zero(p, edges[need, a_col], edges[need, b_col], lf)
+                zero[need] = certified_zero(p, edges[need, a_col], edges[need, b_col], enc)
             settled.append(by_float | zero)
             # Largest float value whose edge bound is h +/- eta (zero-certified: exactly 0).
             bound.append(np.where(by_float & ~zero, h, -np.inf))
         filtered = settled[0] & settled[1]
-        if worst_float >= 0:
-            filtered[worst_float] = False
-            # The exact maximiser e* of H_U is within 2 eta of the float maximum:
-            # h(e*) >= H_U(e*) - eta >= H_U(w) - eta >= h(w) - 2 eta. Recompute every such edge
-            # (bar those certified exactly zero), so delta_lower is the exact-mode value.
-            h_max = float(max(fwd[worst_float], bwd[worst_float]))
-            band_cut = _float_at_most(Fraction(h_max) - 2 * eta)
-            near = np.maximum(fwd, bwd) >= band_cut
-            exact_zero = (bound[0] == -np.inf) & (bound[1] == -np.inf)
-            filtered &= ~(near & ~exact_zero)
+        filtered[worst_float] = False
+        # The exact maximiser e* of H_U is within 2 eta of the float maximum:
+        # h(e*) >= H_U(e*) - eta >= H_U(w) - eta >= h(w) - 2 eta. Recompute every such edge
+        # (bar those certified exactly zero), so delta_lower is the exact-mode value.
+        h_max = float(max(fwd[worst_float], bwd[worst_float]))
+        band_cut = float_at_most(Fraction(h_max) - 2 * eta)
+        near = np.maximum(fwd, bwd) >= band_cut
+        exact_zero = (bound[0] == -np.inf) & (bound[1] == -np.inf)
+        filtered &= ~(near & ~exact_zero)
         if filtered.any():
             top = float(
                 max(
@@ -465,15 +392,15 @@ def certify(
     worst: tuple | None = None
     if check.size:
         nodes_needed, inverse = np.unique(edges[check], return_inverse=True)
-        rows = _int_rows(p[nodes_needed])
+        rows = int_rows(p[nodes_needed])
         pairs = inverse.reshape(-1, 2)
         for start in range(0, pairs.shape[0], _EXACT_CHUNK):
             blk = pairs[start : start + _EXACT_CHUNK]
             a, b = rows[blk[:, 0]], rows[blk[:, 1]]
-            f_lo = _exact_directed(a, b, hi_num, EXP_BITS)  # H_U: lower bound
-            b_lo = _exact_directed(b, a, hi_num, EXP_BITS)
-            f_up = _exact_directed(a, b, lo_num, EXP_BITS)  # H_L: upper bound
-            b_up = _exact_directed(b, a, lo_num, EXP_BITS)
+            f_lo = exact_divergences(a, b, hi_num)  # H_U: lower bound
+            b_lo = exact_divergences(b, a, hi_num)
+            f_up = exact_divergences(a, b, lo_num)  # H_L: upper bound
+            b_up = exact_divergences(b, a, lo_num)
             lows = np.where(b_lo > f_lo, b_lo, f_lo)
             ups = np.where(b_up > f_up, b_up, f_up)
             i = int(np.argmax(lows))
@@ -485,7 +412,7 @@ def certify(
                     u, v = v, u
                 worst = (g.nodes[u], g.nodes[v])
             best_up = max(best_up, int(ups.max()))
-        scale = 1 << (_P_SHIFT + EXP_BITS)
+        scale = 1 << (P_SHIFT + EXP_BITS)
         lower = max(lower, Fraction(best_low, scale))
         upper = max(upper, Fraction(best_up, scale))
     if upper <= d_frac:

@@ -1,0 +1,431 @@
+r"""Rigorous arithmetic behind every privacy number the library reports.
+
+Every float64 probability is a dyadic rational; :math:`e^\epsilon` (irrational for every float
+ε > 0) is enclosed in rational bounds :math:`L \le e^\epsilon \le U`
+(:func:`enclose_exp`). Since :math:`x \mapsto H_x(P\|Q) = \sum_v \max\{P(v) - xQ(v), 0\}` is
+non-increasing,
+
+.. math::
+
+    H_U(P\|Q) \;\le\; H_{e^\epsilon}(P\|Q) \;\le\; H_L(P\|Q),
+
+and both sides are exact rationals, computed with Python integers (probabilities scaled by
+:math:`2^{1074}`, the bounds by :math:`2^{200}`). Exact work is slow, so rigorous float filters
+settle most pairs first:
+
+* :func:`float_error` bounds :math:`|\hat H - H_y|` for the float divergence :math:`\hat H` and
+  every :math:`y \in [L, U]` (the derivation is in :func:`rainbowdp.certify.certify`, Notes);
+* :func:`certified_zero` proves :math:`P(v) \le L\,Q(v)` for every output from one rounded
+  product per output, hence :math:`H_L = H_U = 0`.
+
+On top of these: :func:`unproven` (which directed pairs are not proved to satisfy
+:math:`H_L \le \delta`), :func:`delta_upper` (the smallest float above the exact
+:math:`\max H_L`, or a rigorous bound within :math:`2\eta` of it when very many pairs tie),
+:func:`pdp_leakage_upper` (probabilistic-DP leakage, each comparison decided exactly or counted
+when undecidable) and :func:`pair_epsilon_exact` (the exact :math:`e^{\epsilon^*}` of one pair).
+
+Every function here returns a number that errs only in the safe direction; that is the
+library's soundness rule (``docs/verification.md``).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ._kernels import (
+    EPS_SATURATION,
+    directed_divergences,
+    endpoint_rows,
+    scaled_exp,
+)
+
+__all__ = [
+    "EXP_BITS",
+    "ExpEnclosure",
+    "certified_zero",
+    "delta_upper",
+    "enclose_exp",
+    "exact_divergences",
+    "exp_scaled",
+    "float_at_least",
+    "float_at_most",
+    "float_error",
+    "int_rows",
+    "pair_epsilon_exact",
+    "pdp_leakage_upper",
+    "unproven",
+]
+
+#: Bits of the dyadic denominators of the bounds on e^ε.
+EXP_BITS = 200
+#: All float64 values in [0, 2) are integers once multiplied by 2**P_SHIFT.
+P_SHIFT = 1074
+#: Directed pairs per block of the exact (Python-integer) computation.
+EXACT_CHUNK = 2048
+#: At most this many pairs near the float maximum are recomputed exactly for a tight bound;
+#: beyond it the rigorous float bound (within 2η) is reported.
+BAND_LIMIT = 4096
+#: Unit round-off of float64.
+U_ROUND = Fraction(1, 2**53)
+#: Largest absolute error of an underflowing float64 product.
+TAU = Fraction(1, 2**1074)
+_FLOAT_MAX = Fraction(sys.float_info.max)
+
+
+# ---------------------------------------------------------------------- floats and fractions
+def float_at_most(x: Fraction) -> float:
+    """Largest float64 <= x (``-inf`` below the float range, float max above it)."""
+    if x > _FLOAT_MAX:
+        return sys.float_info.max
+    if x < -_FLOAT_MAX:
+        return -math.inf
+    c = float(x)
+    if Fraction(c) > x:
+        c = math.nextafter(c, -math.inf)
+    return c
+
+
+def float_at_least(x: Fraction) -> float:
+    """Smallest float64 >= x (``inf`` above the float range)."""
+    if x > _FLOAT_MAX:
+        return math.inf
+    c = float(x)
+    if Fraction(c) < x:
+        c = math.nextafter(c, math.inf)
+    return c
+
+
+# ---------------------------------------------------------------------- e^ε in rationals
+def exp_scaled(eps: Fraction, bits: int) -> tuple[int, int]:
+    """Integers (lo, hi) with lo / 2**bits <= e**eps <= hi / 2**bits, for eps >= 0.
+
+    Argument reduction :math:`r = \\epsilon / 2^s < 2^{-8}`, a Taylor enclosure of :math:`e^r`
+    rounded outward at every step, then s squarings rounded outward (see
+    :func:`rainbowdp.certify.exp_bounds`, Notes). The cost grows with the size of the result,
+    about :math:`1.44\\,\\epsilon` + ``bits`` bits.
+    """
+    if eps == 0:
+        return 1 << bits, 1 << bits
+    s = max(0, eps.numerator.bit_length() - eps.denominator.bit_length() + 9)
+    k = bits + s + 16  # working precision: s squarings double the relative error s times
+    one = 1 << k
+    num, den = eps.numerator << k, eps.denominator << s
+    r_lo, r_hi = num // den, -(-num // den)
+    lo = hi = t_lo = t_hi = one
+    n = 0
+    while True:
+        n += 1
+        t_lo = ((t_lo * r_lo) >> k) // n  # floor at each step: stays <= r_lo**n / n!
+        c = -((-t_hi * r_hi) >> k)  # ceil at each step: stays >= r_hi**n / n!
+        t_hi = -(-c // n)
+        lo += t_lo
+        hi += t_hi
+        # Tail sum_{j>n} r^j/j! <= t_n * (r/(n+1)) / (1 - r/(n+1)) <= 2 t_n r / (n+1).
+        if 2 * t_hi * r_hi < one * (n + 1):
+            hi += 1
+            break
+    for _ in range(s):
+        lo = (lo * lo) >> k
+        hi = -((-hi * hi) >> k)
+    shift = k - bits
+    return lo >> shift, -((-hi) >> shift)
+
+
+@dataclass(frozen=True)
+class ExpEnclosure:
+    r"""Rational bounds on :math:`e^\epsilon` and the float stand-ins used with them.
+
+    Attributes
+    ----------
+    epsilon : float
+    saturated : bool
+        ε >= :data:`~rainbowdp._kernels.EPS_SATURATION`: then ``lo == hi == 2**2200``, a value
+        at which every hockey-stick divergence and every probabilistic-DP leakage of float64
+        probabilities equals its value at :math:`e^\epsilon` (both exceed
+        :math:`2^{1075}`, larger than every likelihood ratio).
+    lo, hi : fractions.Fraction
+        :math:`L \le e^\epsilon \le U` (or the saturated stand-in).
+    lo_num, hi_num : int
+        ``lo`` and ``hi`` times :math:`2^{200}`.
+    m, k : float, int
+        The float :math:`\hat x = m\,2^k` used by the float kernels.
+    m_lo, m_hi : float
+        Floats with :math:`m_{lo} 2^k \le L` and :math:`m_{hi} 2^k \ge U`.
+    """
+
+    epsilon: float
+    saturated: bool
+    lo: Fraction
+    hi: Fraction
+    lo_num: int
+    hi_num: int
+    m: float
+    k: int
+    m_lo: float
+    m_hi: float
+
+    @property
+    def x_hat(self) -> Fraction:
+        """The float kernels' :math:`\\hat x` as an exact rational."""
+        return Fraction(self.m) * (1 << self.k)
+
+
+def enclose_exp(epsilon: float) -> ExpEnclosure:
+    """Enclose :math:`e^\\epsilon` for a finite float ε >= 0 (cheap for every such ε)."""
+    m, k = scaled_exp(epsilon)
+    if epsilon >= EPS_SATURATION:
+        num = 1 << (k + EXP_BITS)
+        x = Fraction(1 << k)
+        return ExpEnclosure(epsilon, True, x, x, num, num, m, k, 1.0, 1.0)
+    lo_num, hi_num = exp_scaled(Fraction(epsilon), EXP_BITS)
+    lo, hi = Fraction(lo_num, 1 << EXP_BITS), Fraction(hi_num, 1 << EXP_BITS)
+    scale = Fraction(1 << k)
+    m_lo = float_at_most(lo / scale)
+    m_hi = float_at_least(hi / scale)
+    return ExpEnclosure(epsilon, False, lo, hi, lo_num, hi_num, m, k, m_lo, m_hi)
+
+
+# ---------------------------------------------------------------------- float filters
+def float_error(p: np.ndarray, enc: ExpEnclosure) -> Fraction:
+    r"""Bound :math:`\eta` on :math:`|\hat H - H_y|` for every pair and :math:`y \in [L, U]`.
+
+    :math:`\hat H` is :func:`~rainbowdp._kernels.directed_divergences` at :math:`\hat x`. See
+    :func:`rainbowdp.certify.certify`, Notes; the underflow error of a product scaled by
+    :math:`2^k` is :math:`\tau 2^k`. Saturated: products are exact (0) or overflow (a
+    negative term either way), so only the summation error remains.
+    """
+    q = p.shape[1]
+    s_up = Fraction(float(p.sum(axis=1).max())) * (1 + q * U_ROUND * 2)
+    if enc.saturated:
+        return (q + 2) * U_ROUND * s_up * (1 + Fraction(1, 2**30))
+    tau = TAU * (1 << enc.k)
+    err = (q + 2) * U_ROUND * (s_up + q * tau) * (1 + Fraction(1, 2**30))
+    xf = enc.x_hat
+    low, high = min(enc.lo, xf), max(enc.hi, xf)
+    return err + (high - low) * s_up / low
+
+
+def _pred_scaled(q: np.ndarray, m: float, k: int) -> np.ndarray:
+    """Floats ``t`` with ``t < m 2^k Q``, or ``t == 0`` where ``m 2^k Q`` rounds to 0.
+
+    So ``P <= t`` proves ``P <= m 2^k Q`` for ``P >= 0``.
+    """
+    t = np.multiply(q, m)
+    np.nextafter(t, 0.0, out=t)
+    if k:
+        with np.errstate(over="ignore"):
+            np.ldexp(t, k, out=t)
+    return t
+
+
+def _succ_scaled(q: np.ndarray, m: float, k: int) -> np.ndarray:
+    """A float array strictly above :math:`m\\,2^k\\,Q` elementwise (``inf`` on overflow)."""
+    with np.errstate(over="ignore"):
+        t = np.multiply(q, m)
+        np.nextafter(t, np.inf, out=t)
+        if k:
+            np.ldexp(t, k, out=t)
+    return t
+
+
+def certified_zero(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosure) -> np.ndarray:
+    r"""True where :math:`P_a(v) \le L\,P_b(v)` for every output, so :math:`H_L = H_U = 0`.
+
+    Round-to-nearest gives :math:`z > \mathrm{pred}(\mathrm{fl}(z))` for every real z (also
+    for subnormals and overflow), so :math:`P_a(v) \le \mathrm{pred}(\mathrm{fl}(m_{lo}
+    P_b(v)))\,2^k` proves :math:`P_a(v) \le m_{lo} 2^k P_b(v) \le L P_b(v)`.
+    """
+    out = np.empty(a.shape[0], dtype=bool)
+    with np.errstate(under="ignore"):
+        for rows, pa, pb in endpoint_rows(p, a, b):
+            np.all(pa <= _pred_scaled(pb, enc.m_lo, enc.k), axis=1, out=out[rows])
+    return out
+
+
+# ---------------------------------------------------------------------- exact integers
+def int_rows(rows: np.ndarray) -> np.ndarray:
+    """Object array of Python ints equal to rows * 2**1074 exactly (rows in [0, 2))."""
+    vals = [
+        n << (P_SHIFT + 1 - d.bit_length())
+        for n, d in map(float.as_integer_ratio, rows.ravel().tolist())
+    ]
+    out = np.empty(rows.size, dtype=object)
+    out[:] = vals
+    return out.reshape(rows.shape)
+
+
+def exact_divergences(a_rows: np.ndarray, b_rows: np.ndarray, y_num: int) -> np.ndarray:
+    """sum_v max(A - y B, 0) scaled by 2**(1074 + EXP_BITS), for y = y_num / 2**EXP_BITS."""
+    t = a_rows * (1 << EXP_BITS) - b_rows * y_num
+    return np.where(t > 0, t, 0).sum(axis=1)
+
+
+def _exact_pairs(p: np.ndarray, a: np.ndarray, b: np.ndarray, y_num: int) -> list[int]:
+    """Exact :math:`H_y(P_a\\|P_b)` (scaled, see :func:`exact_divergences`) for index arrays."""
+    if a.size == 0:
+        return []
+    nodes, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
+    rows = int_rows(p[nodes])
+    ia, ib = inverse[: a.size], inverse[a.size :]
+    out: list[int] = []
+    for start in range(0, a.size, EXACT_CHUNK):
+        sl = slice(start, start + EXACT_CHUNK)
+        out.extend(int(h) for h in exact_divergences(rows[ia[sl]], rows[ib[sl]], y_num))
+    return out
+
+
+_SCALE = P_SHIFT + EXP_BITS
+
+
+# ---------------------------------------------------------------------- provers
+def unproven(
+    p: np.ndarray, edges: np.ndarray, enc: ExpEnclosure, delta: float
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Masks (forward, backward) of the directed edges NOT proved to have :math:`H_L \le \delta`.
+
+    Every other directed edge satisfies :math:`H_{e^\epsilon} \le H_L \le \delta` exactly. A
+    directed edge is proved by the float filter (:math:`\hat H + \eta \le \delta`), by
+    :func:`certified_zero`, or by exact arithmetic; it is reported unproven when
+    :math:`\hat H - \eta > \delta` (then even :math:`H_U > \delta`) or when its exact
+    :math:`H_L` exceeds δ.
+    """
+    n_e = edges.shape[0]
+    fwd, bwd = directed_divergences(p, edges, enc.m, enc.k)
+    eta = float_error(p, enc)
+    d = Fraction(delta)
+    cut = float_at_most(d - eta) if d >= eta else -1.0
+    sure_bad = float_at_least(d + eta)
+    out = []
+    for h, ca, cb in ((fwd, 0, 1), (bwd, 1, 0)):
+        bad = np.zeros(n_e, dtype=bool)
+        todo = np.flatnonzero(h > cut)
+        if todo.size:
+            todo = todo[~certified_zero(p, edges[todo, ca], edges[todo, cb], enc)]
+        sure = h[todo] > sure_bad
+        bad[todo[sure]] = True
+        todo = todo[~sure]
+        if todo.size:
+            exact = _exact_pairs(p, edges[todo, ca], edges[todo, cb], enc.lo_num)
+            limit = d.numerator << _SCALE
+            bad[todo] = np.array([h_int * d.denominator > limit for h_int in exact], dtype=bool)
+        out.append(bad)
+    return out[0], out[1]
+
+
+def delta_upper(
+    p: np.ndarray,
+    edges: np.ndarray,
+    enc: ExpEnclosure,
+    fwd: np.ndarray,
+    bwd: np.ndarray,
+) -> float:
+    r"""A float :math:`\ge \max_{d \sim d'} H_{e^\epsilon}` over both directions of every edge.
+
+    ``fwd``/``bwd`` are the float divergences at the enclosure's :math:`\hat x`. The exact
+    maximiser of :math:`H_L` is among the pairs whose float divergence is within :math:`2\eta`
+    of the float maximum :math:`\hat h` (any other pair has
+    :math:`H_L \le \hat H + \eta < \hat h - \eta \le H_L(w)`). Those pairs, bar the ones
+    :func:`certified_zero` proves to be 0, are recomputed exactly and the smallest float above
+    their maximum is returned -- unless more than :data:`BAND_LIMIT` of them tie, when
+    :math:`\hat h + \eta` (rounded up) is returned: still an upper bound, at most
+    :math:`2\eta` above the exact value.
+    """
+    if fwd.size == 0:
+        return 0.0
+    eta = float_error(p, enc)
+    h = np.maximum(fwd, bwd)
+    h_max = float(h.max())
+    floor = float_at_most(Fraction(h_max) - 2 * eta)
+    band = np.flatnonzero(h >= floor)
+    pa, pb, hb = [], [], []
+    for hd, ca, cb in ((fwd, 0, 1), (bwd, 1, 0)):
+        sel = band[hd[band] >= floor]
+        if sel.size:
+            sel = sel[~certified_zero(p, edges[sel, ca], edges[sel, cb], enc)]
+        pa.append(edges[sel, ca])
+        pb.append(edges[sel, cb])
+        hb.append(hd[sel])
+    a, b = np.concatenate(pa), np.concatenate(pb)
+    if a.size == 0:
+        return 0.0
+    if a.size > BAND_LIMIT:
+        return float_at_least(Fraction(float(np.concatenate(hb).max())) + eta)
+    best = max(_exact_pairs(p, a, b, enc.lo_num))
+    return float_at_least(Fraction(best, 1 << _SCALE))
+
+
+def pdp_leakage_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosure) -> float:
+    r"""A float :math:`\ge \max_{(a,b)} \sum_v P_a(v)\,\mathbf 1[P_a(v) > e^\epsilon P_b(v)]`.
+
+    Each comparison is decided soundly: "no leak" if :math:`P_a(v) \le
+    \mathrm{pred}(\mathrm{fl}(m_{lo}P_b(v)))2^k` (then :math:`P_a(v) < L P_b(v)`), "leak" if
+    :math:`P_a(v) > \mathrm{succ}(\mathrm{fl}(m_{hi}P_b(v)))2^k` (then
+    :math:`P_a(v) > U P_b(v)`), otherwise exactly with Python integers against L and U; a
+    comparison still undecided (:math:`L P_b(v) < P_a(v) \le U P_b(v)`, a window of relative
+    width :math:`2^{-190}`) is counted as a leak. The leaked masses of the pairs within the
+    float summation error of the largest are summed exactly and rounded up (or, past
+    :data:`BAND_LIMIT` such pairs, the float maximum is inflated by its error bound).
+    """
+    if a.size == 0:
+        return 0.0
+    q = p.shape[1]
+    sums = np.empty(a.size)
+    leaks = np.empty((a.size, q), dtype=bool)
+    with np.errstate(under="ignore"):
+        for rows, pa, pb in endpoint_rows(p, a, b):
+            no = (pa <= _pred_scaled(pb, enc.m_lo, enc.k)) | (pa == 0)
+            yes = pa > _succ_scaled(pb, enc.m_hi, enc.k)
+            unsure = ~(no | yes)
+            if unsure.any():
+                r, v = np.nonzero(unsure)
+                ai = int_rows(pa[r, v])
+                bi = int_rows(pb[r, v])
+                # no leak only if proved P_a <= L P_b; otherwise (leak or undecided) count it
+                proved_no = ai * (1 << EXP_BITS) <= bi * enc.lo_num
+                yes[r, v] = ~proved_no.astype(bool)
+            leaks[rows] = yes
+            sums[rows] = np.where(yes, pa, 0.0).sum(axis=1)
+    s_max = float(sums.max())
+    if s_max == 0.0:
+        return 0.0
+    # float summation of <= q non-negative terms errs by at most (q - 1) u times the sum
+    rel = Fraction(q, 2**52)
+    floor = float_at_most(Fraction(s_max) * (1 - 2 * rel))
+    band = np.flatnonzero(sums >= floor)
+    if band.size > BAND_LIMIT:
+        return float_at_least(Fraction(s_max) * (1 + 2 * rel))
+    vals = int_rows(np.where(leaks[band], p[a[band]], 0.0))
+    best = max(int(s) for s in vals.sum(axis=1))
+    return float_at_least(Fraction(best, 1 << P_SHIFT))
+
+
+def pair_epsilon_exact(a: list[Fraction], b: list[Fraction], delta: Fraction) -> Fraction | None:
+    r"""The exact smallest :math:`x \ge 1` with :math:`H_x(a\|b) \le \delta`; ``None`` if none.
+
+    ``None`` means the a-mass on outputs where b is 0 exceeds δ (infinite ε). Otherwise the
+    breakpoints :math:`r_v = a_v / b_v` are sorted in decreasing order; with
+    :math:`A_j, B_j` the sums over the j largest, :math:`H(r_{j+1}) = A_j - r_{j+1} B_j`, and
+    the solution on the first piece where H drops to δ is :math:`x = (A_j - \delta)/B_j`.
+    """
+    budget = delta - sum((x for x, y in zip(a, b, strict=True) if y == 0), Fraction(0))
+    if budget < 0:
+        return None
+    pts = sorted(
+        ((x / y, x, y) for x, y in zip(a, b, strict=True) if y > 0 and x > 0),
+        key=lambda t: t[0],
+        reverse=True,
+    )
+    big_a = big_b = Fraction(0)
+    for r, x, y in pts:
+        if big_a - r * big_b > budget:  # H(r) > δ: the solution lies above r, on this piece
+            break
+        big_a += x
+        big_b += y
+    if big_b == 0:
+        return Fraction(1)
+    return max(Fraction(1), (big_a - budget) / big_b)
