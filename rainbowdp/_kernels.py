@@ -38,9 +38,6 @@ CHUNK_ELEMENTS = 1 << 16
 #: ε (1075 ln 2 = 745.13...).
 EPS_SATURATION = 746.0
 
-#: Largest ε for which ``math.exp`` is finite (ln of the largest float64).
-EPS_MAX_EXP = math.log(np.finfo(np.float64).max)
-
 #: Binary exponent used for "e^ε is beyond every ratio" (ε >= EPS_SATURATION).
 _K_SATURATED = 2200
 

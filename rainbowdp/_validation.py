@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections.abc import Hashable
 from typing import Any
 
@@ -29,29 +30,60 @@ def _is_real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
+def _shown(value: Any) -> str:
+    """``repr(value)``, shortened for huge numbers (a 400-digit integer stays readable)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:25]}...{text[-10:]} ({len(text)} characters)"
+
+
+def _as_float(value: Any, name: str) -> float:
+    if not _is_real(value):
+        raise ParameterTypeError(f"`{name}` must be a real number, got {name}={_shown(value)}.")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ParameterError(
+            f"`{name}` must be a finite number, got {name}={_shown(value)}, beyond the float64 "
+            "range."
+        ) from None
+
+
 def check_nonnegative_float(value: Any, name: str, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float after checking it is a real number ``>= 0``."""
-    if not _is_real(value):
-        raise ParameterTypeError(f"`{name}` must be a real number, got {name}={value!r}.")
-    x = float(value)
+    x = _as_float(value, name)
     if math.isnan(x) or x < 0 or (math.isinf(x) and not allow_inf):
         bound = "[0, inf]" if allow_inf else "[0, inf)"
-        raise ParameterError(f"`{name}` must be a finite number in {bound}, got {name}={value!r}.")
+        raise ParameterError(
+            f"`{name}` must be a finite number in {bound}, got {name}={_shown(value)}."
+        )
     return x
 
 
-def check_epsilon(value: Any, name: str = "epsilon") -> float:
-    """Check a privacy parameter ε: a finite real number ``>= 0``."""
-    return check_nonnegative_float(value, name)
+#: Largest ε for which e^ε is a finite float64 (ln of the largest float64, about 709.78).
+EPS_MAX_EXP = math.log(sys.float_info.max)
+
+
+def check_epsilon(value: Any, name: str = "epsilon", *, finite_exp: bool = False) -> float:
+    r"""Check a privacy parameter ε: a finite real number ``>= 0``.
+
+    Verification accepts any finite ε. Computations that need :math:`e^\epsilon` as a float64
+    (the closed forms, the designers' constraint coefficients) pass ``finite_exp=True``, which
+    also requires ε <= :data:`EPS_MAX_EXP`.
+    """
+    x = check_nonnegative_float(value, name)
+    if finite_exp and x > EPS_MAX_EXP:
+        raise ParameterError(
+            f"`{name}` must be at most {EPS_MAX_EXP:.2f} here (e^{name} must be a finite float64 "
+            f"for this computation), got {name}={_shown(value)}."
+        )
+    return x
 
 
 def check_delta(value: Any, name: str = "delta") -> float:
     """Check a privacy parameter δ: a real number in ``[0, 1]``."""
-    if not _is_real(value):
-        raise ParameterTypeError(f"`{name}` must be a real number, got {name}={value!r}.")
-    x = float(value)
+    x = _as_float(value, name)
     if not (0.0 <= x <= 1.0):
-        raise ParameterError(f"`{name}` must be in [0, 1], got {name}={value!r}.")
+        raise ParameterError(f"`{name}` must be in [0, 1], got {name}={_shown(value)}.")
     return x
 
 

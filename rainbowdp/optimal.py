@@ -138,7 +138,7 @@ def switch_threshold(epsilon: float, delta: float, *, variant: str = "corrected"
     >>> round(switch_threshold(math.log(1.2), 0.01), 12)
     0.45
     """
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     variant = _check_variant(variant)
     x = math.exp(eps)
@@ -260,7 +260,7 @@ def T(p: Any, epsilon: float, delta: float, *, variant: str = "corrected") -> np
     >>> T([0.5, 0.5], math.log(3), 0.1).round(12).tolist()
     [0.8, 0.2]
     """
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     variant = _check_variant(variant)
     arr = _check_distributions(p, "p")
@@ -356,7 +356,7 @@ def tau(m: Any, epsilon: float, delta: float, *, variant: str = "corrected") -> 
     >>> tau(m, math.log(1.2), 0.01).tolist()              # Gu et al., Fig. 5
     [13, 12, 6, 1, 0]
     """
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     variant = _check_variant(variant)
     arr = check_probability_vector(m, "m")
@@ -422,7 +422,7 @@ def prefix_sums_closed_form(
     ...             np.cumsum(line_mechanism(m, 3, 0.2, 0.01)[3]))
     True
     """
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     variant = _check_variant(variant)
     arr = check_probability_vector(m, "m")
@@ -500,7 +500,7 @@ def line_mechanism(
     >>> line_mechanism([0.5, 0.5], 2, math.log(2), 0.0).round(12).tolist()
     [[0.5, 0.5], [0.75, 0.25], [0.875, 0.125]]
     """
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     variant = _check_variant(variant)
     n = check_int(n, "n", minimum=0)
@@ -686,7 +686,7 @@ def optimal_mechanism(
         raise ParameterTypeError(
             f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
         )
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     variant = _check_variant(variant)
     if not isinstance(boundary, Mapping):

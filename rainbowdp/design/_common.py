@@ -1,12 +1,11 @@
 r"""Shared machinery of the LP and MILP designers: argument checks, utilities, model building,
-solution extraction and the certified repair.
+solution extraction (the certified repair itself is :mod:`rainbowdp._repair`).
 
 Nothing here is public except :func:`utility_matrix` (re-exported by :mod:`rainbowdp.design`).
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 import time
 from collections.abc import Callable, Mapping
@@ -14,8 +13,8 @@ from typing import Any
 
 import numpy as np
 import pulp
-from scipy.sparse.csgraph import connected_components
 
+from .._repair import repair
 from .._validation import check_probability_vector
 from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError, ParameterTypeError
 from ..graph import RainbowGraph
@@ -428,6 +427,33 @@ def probability_columns(
     return col
 
 
+#: Relative safety margin of the designers: the model is solved at
+#: :math:`\epsilon - \min(\epsilon/2, 2^{-40}\max(1, \epsilon))` and
+#: :math:`\delta - \min(\delta/2, 2^{-40})`.
+SAFETY_MARGIN = 2.0**-40
+
+
+def safety_margin(epsilon: float, delta: float) -> tuple[float, float]:
+    r"""The (ε, δ) the LP is solved at: slightly inside the requested ones.
+
+    Solver vertices satisfy their constraints only up to round-off; a point private at
+    :math:`(\epsilon_s, \delta_s)` up to :math:`10^{-15}` is private at (ε, δ) with room to
+    spare: a tight ratio :math:`P_a(v) = e^{\epsilon_s} P_b(v)` leaves
+    :math:`(e^\epsilon - e^{\epsilon_s}) P_b(v)`, and a tight budget leaves
+    :math:`\delta - \delta_s`. The utility given up is of the order of the margin
+    (:data:`SAFETY_MARGIN` ≈ 9.1e-13, relative).
+
+    Examples
+    --------
+    >>> safety_margin(1.0, 0.0) == (1.0 - 2.0**-40, 0.0)
+    True
+    """
+    return (
+        epsilon - min(epsilon / 2, SAFETY_MARGIN * max(1.0, epsilon)),
+        delta - min(delta / 2, SAFETY_MARGIN),
+    )
+
+
 # ---------------------------------------------------------------------------------- solution
 def extract(
     mb: ModelBuilder,
@@ -477,143 +503,7 @@ def solve_model(
     return out, P, float((U * P).sum()), build
 
 
-def mix(P: np.ndarray, free: np.ndarray, lam: float) -> np.ndarray:
-    """``(1 - lam) P + lam U`` on the free rows (U uniform); fixed rows untouched."""
-    out = P.copy()
-    q = P.shape[1]
-    out[free] = (1.0 - lam) * P[free] + lam / q
-    return out
-
-
-def equalise_components(G: RainbowGraph, P: np.ndarray, fixed_mask: np.ndarray) -> np.ndarray:
-    """For ε = δ = 0: one row per connected component (the fixed row if any, else the mean)."""
-    n_comp, labels = connected_components(G.adjacency, directed=False)
-    out = P.copy()
-    for c in range(n_comp):
-        members = labels == c
-        fixed_here = np.flatnonzero(members & fixed_mask)
-        row = P[fixed_here[0]] if fixed_here.size else P[members].mean(axis=0)
-        row = row / row.sum()
-        out[members & ~fixed_mask] = row
-    return out
-
-
-def find_mixing(
-    P: np.ndarray, free: np.ndarray, ok: Callable[[np.ndarray], bool], start: float
-) -> tuple[float, np.ndarray] | None:
-    r"""Smallest λ found with ``ok(mix(P, λ))``: try ``start``, double until it passes, then bisect.
-
-    ``ok`` is the exact verifier, so whatever λ is returned is certified by it; the search
-    only affects how much utility is lost. Returns ``None`` if even λ = 1 fails.
-    """
-    lam = min(1.0, max(start, 1e-15))
-    bad = 0.0
-    cand = mix(P, free, lam)
-    while not ok(cand):
-        if lam >= 1.0:
-            return None
-        bad = lam
-        lam = min(1.0, lam * 4.0)
-        cand = mix(P, free, lam)
-    good, good_p = lam, cand
-    for _ in range(30):
-        if good - bad <= 1e-3 * good:
-            break
-        mid = 0.5 * (good + bad)
-        c = mix(P, free, mid)
-        if ok(c):
-            good, good_p = mid, c
-        else:
-            bad = mid
-    return good, good_p
-
-
-def dp_mixing_bound(
-    P: np.ndarray, a: np.ndarray, b: np.ndarray, epsilon: float, delta: float
-) -> float:
-    r"""Closed-form λ making ``(1-λ)P + λU`` (ε, δ)-DP on the pairs ``(a, b)`` (all rows mixed).
-
-    With :math:`D_v = P_a(v) - e^\epsilon P_b(v)` and :math:`c = (e^\epsilon - 1)/q`, the mixed
-    pair has :math:`H = \sum_v \max\{(1-λ) D_v - λ c, 0\}`. This is at most :math:`(1-λ) H`, so
-    :math:`λ \ge 1 - δ/H` suffices when δ > 0; and every term vanishes when
-    :math:`λ \ge D_v / (D_v + c)`, which suffices when ε > 0. The smaller bound is returned.
-    """
-    x = math.exp(epsilon)
-    q = P.shape[1]
-    if a.size == 0:
-        return 0.0
-    D = P[a] - x * P[b]
-    H = np.maximum(D, 0.0).sum(axis=1)
-    hmax = float(H.max())
-    cands = []
-    if hmax <= delta:
-        return 0.0
-    if delta > 0:
-        cands.append(1.0 - delta / hmax)
-    if epsilon > 0:
-        c = (x - 1.0) / q
-        dmax = float(D.max())
-        cands.append(dmax / (dmax + c))
-    return min(cands) if cands else 1.0
-
-
-#: Largest mixing weight accepted when fixed rows are present (see :func:`certify`).
-MAX_REPAIR_WITH_FIXED = 1e-6
-
-
-def certify(
-    G: RainbowGraph,
-    P: np.ndarray,
-    fixed_mask: np.ndarray,
-    ok: Callable[[np.ndarray], bool],
-    *,
-    start: float,
-    what: str,
-    equalise: bool = False,
-) -> tuple[np.ndarray, float]:
-    r"""Return ``(P', λ)`` with ``ok(P')``, repairing ``P`` if needed; raise if impossible.
-
-    Repair (see ``docs/design.md``): free rows are mixed with the uniform distribution,
-    :math:`(1-λ)P + λU`, with the smallest λ the search finds (``start`` first), each candidate
-    checked by ``ok`` -- the exact verifier. With ``equalise`` (ε = δ = 0) the rows of each
-    connected component are made identical instead, which is what (0, 0)-DP requires.
-
-    Without fixed rows a small λ always exists (the closed-form bound). With fixed rows, mixing
-    cannot move a fixed row, so a violation against one may need a large λ; rather than return
-    a mechanism far from the optimum, λ above :data:`MAX_REPAIR_WITH_FIXED` raises.
-    """
-    if ok(P):
-        return P, 0.0
-    free = ~fixed_mask
-    if equalise:
-        Q = equalise_components(G, P, fixed_mask)
-        if ok(Q):
-            return Q, float("nan")
-    found = find_mixing(P, free, ok, start) if free.any() else None
-    has_fixed = bool(fixed_mask.any())
-    if found is None or (has_fixed and found[0] > MAX_REPAIR_WITH_FIXED):
-        detail = (
-            ""
-            if found is None
-            else f" (mixing weight {found[0]:.3g} needed, more than the {MAX_REPAIR_WITH_FIXED:g} "
-            "accepted)"
-        )
-        raise NotPrivateError(
-            f"the solver's mechanism fails the exact {what} check by round-off and mixing the "
-            f"free rows with the uniform distribution does not repair it{detail}"
-            + (
-                "; the violation is against a fixed row, which mixing cannot move -- try the "
-                "other solver, or loosen `fixed` by a tiny amount"
-                if has_fixed
-                else ""
-            )
-            + "."
-        )
-    lam, Q = found
-    return Q, lam
-
-
-def certify_solution(
+def repair_solution(
     mb: ModelBuilder,
     col: np.ndarray,
     G: RainbowGraph,
@@ -625,8 +515,10 @@ def certify_solution(
     start: Callable[[np.ndarray], float],
     what: str,
     equalise: bool = False,
+    snap: bool = False,
 ) -> tuple[np.ndarray, float]:
-    """:func:`certify`, after first trying the solver's vertex refined to full precision."""
+    """:func:`rainbowdp._repair.repair`, after first trying the solver's vertex refined to full
+    precision."""
     if ok(P):
         return P, 0.0
     try:
@@ -636,7 +528,9 @@ def certify_solution(
     if x is not None and np.all(np.isfinite(x)):
         R = extract(mb, col, fixed_mask, fixed_values, x)
         try:
-            return certify(G, R, fixed_mask, ok, start=start(R), what=what, equalise=equalise)
+            return repair(
+                G, R, fixed_mask, ok, start=start(R), what=what, equalise=equalise, snap=snap
+            )
         except NotPrivateError:
             pass
-    return certify(G, P, fixed_mask, ok, start=start(P), what=what, equalise=equalise)
+    return repair(G, P, fixed_mask, ok, start=start(P), what=what, equalise=equalise, snap=snap)

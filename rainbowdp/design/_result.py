@@ -16,9 +16,10 @@ class DesignResult:
     Attributes
     ----------
     mechanism : Mechanism
-        The designed mechanism. It passed the exact check of its privacy notion:
-        :func:`rainbowdp.privacy.verify` at (ε, δ) for :func:`~rainbowdp.design.lp`,
-        :func:`rainbowdp.privacy.pdp_delta` ``<= δ`` for :func:`~rainbowdp.design.milp`.
+        The designed mechanism, proved private in exact arithmetic:
+        :func:`rainbowdp.certify.certify` at (ε, δ) answers ``"private"`` for both designers, and
+        for :func:`~rainbowdp.design.milp` the sound :func:`rainbowdp.privacy.pdp_delta` is at
+        most δ.
     objective : float
         Utility :math:`\sum_{d, v} U[d, v]\, \mathcal M(d)(v)` of ``mechanism`` (after repair).
     status : str
@@ -36,8 +37,8 @@ class DesignResult:
     solver_objective : float
         Utility of the solver's point (clipped and renormalised), before repair.
     achieved_delta : float
-        The exact δ of ``mechanism`` at ``epsilon``: hockey-stick δ (LP) or probabilistic-DP
-        leakage (MILP). At most ``delta``.
+        An upper bound (never below the exact value) on the δ of ``mechanism`` at ``epsilon``:
+        hockey-stick δ (LP) or probabilistic-DP leakage (MILP). At most ``delta``.
     method : str
         ``"lp"`` or ``"milp"``.
     formulation : str
@@ -45,6 +46,10 @@ class DesignResult:
     epsilon, delta : float
         The privacy parameters designed for.
     n_integer_variables : int
+    solved_epsilon, solved_delta : float
+        The parameters the model was solved at: (ε, δ) less the safety margin of
+        :func:`rainbowdp.design._common.safety_margin` (LP), so that the result is private in
+        exact arithmetic with room to spare; equal to (ε, δ) when no margin was applied.
     """
 
     mechanism: Mechanism
@@ -64,6 +69,8 @@ class DesignResult:
     epsilon: float
     delta: float
     n_integer_variables: int = 0
+    solved_epsilon: float | None = None
+    solved_delta: float | None = None
 
     def __str__(self) -> str:
         return (

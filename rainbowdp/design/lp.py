@@ -44,24 +44,25 @@ from typing import Any
 import numpy as np
 import pulp
 
+from .._repair import dp_mixing_bound, proves_dp
 from .._validation import check_delta, check_epsilon
-from ..exceptions import InfeasibleDesignError, NotPrivateError
+from ..exceptions import InfeasibleDesignError
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import float_error_bound, verify
 from . import solvers
 from ._common import (
     ModelBuilder,
-    certify_solution,
     check_bounds,
     check_fixed,
     check_flag,
     check_graph,
     directed_pairs,
-    dp_mixing_bound,
     fixed_fixed_pairs,
     names,
     probability_columns,
+    repair_solution,
+    safety_margin,
     solve_model,
     utility_matrix,
 )
@@ -153,7 +154,7 @@ def lp(
     ('optimal', 1.4)
     """
     g = check_graph(G)
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     U = utility_matrix(g, utility)
     fixed_mask, fixed_values = check_fixed(g, fixed)
@@ -177,40 +178,57 @@ def lp(
                 "satisfy `fixed`."
             )
 
-    t0 = time.perf_counter()
-    mb = ModelBuilder("rainbowdp_lp")
-    col = probability_columns(mb, fixed_mask, lower, upper)
-    a, b = directed_pairs(g, fixed_mask)
-    n_pairs = a.size
-    if n_pairs:
-        ca, cb = col[a], col[b]  # (K, q)
-        const = np.where(ca < 0, fixed_values[a], 0.0) - x * np.where(cb < 0, fixed_values[b], 0.0)
-        kk = np.repeat(np.arange(n_pairs), q)
-        vv = np.tile(np.arange(q), n_pairs)
-        if dlt > 0:
-            tid = mb.add_columns(names("t", a[kk], b[kk], vv), np.zeros(n_pairs * q), None)
-            idx = np.column_stack([ca.ravel(), cb.ravel(), tid])
-            coef = np.tile([1.0, -x, -1.0], (n_pairs * q, 1))
-        else:
-            idx = np.column_stack([ca.ravel(), cb.ravel()])
-            coef = np.tile([1.0, -x], (n_pairs * q, 1))
-        # Every row has a variable: pairs of two fixed rows were dropped above.
-        mb.add_rows(names("dp", a[kk], b[kk], vv), idx, coef, pulp.LpConstraintLE, -const.ravel())
-        if dlt > 0:
-            mb.add_sum_rows(
-                names("budget", a, b),
-                tid.reshape(n_pairs, q),
-                pulp.LpConstraintLE,
-                np.full(n_pairs, dlt),
+    def build_and_solve(x_m: float, dlt_m: float) -> tuple:
+        t0 = time.perf_counter()
+        mb = ModelBuilder("rainbowdp_lp")
+        col = probability_columns(mb, fixed_mask, lower, upper)
+        a, b = directed_pairs(g, fixed_mask)
+        n_pairs = a.size
+        if n_pairs:
+            ca, cb = col[a], col[b]  # (K, q)
+            const = np.where(ca < 0, fixed_values[a], 0.0) - x_m * np.where(
+                cb < 0, fixed_values[b], 0.0
             )
-    out, P, solver_obj, build = solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
+            kk = np.repeat(np.arange(n_pairs), q)
+            vv = np.tile(np.arange(q), n_pairs)
+            if dlt > 0:
+                tid = mb.add_columns(names("t", a[kk], b[kk], vv), np.zeros(n_pairs * q), None)
+                idx = np.column_stack([ca.ravel(), cb.ravel(), tid])
+                coef = np.tile([1.0, -x_m, -1.0], (n_pairs * q, 1))
+            else:
+                idx = np.column_stack([ca.ravel(), cb.ravel()])
+                coef = np.tile([1.0, -x_m], (n_pairs * q, 1))
+            # Every row has a variable: pairs of two fixed rows were dropped above.
+            mb.add_rows(
+                names("dp", a[kk], b[kk], vv), idx, coef, pulp.LpConstraintLE, -const.ravel()
+            )
+            if dlt > 0:
+                mb.add_sum_rows(
+                    names("budget", a, b),
+                    tid.reshape(n_pairs, q),
+                    pulp.LpConstraintLE,
+                    np.full(n_pairs, dlt_m),
+                )
+        return mb, col, *solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
 
-    def ok(Pc: np.ndarray) -> bool:
-        return verify(Mechanism(g, Pc), epsilon=eps, delta=dlt).is_private
+    # Solve with a safety margin (docs/design.md), so that the solver's vertex is private with
+    # room to spare in exact arithmetic; if the margin makes it infeasible (fixed rows that are
+    # exactly at the limit), solve at the requested parameters and rely on the repair.
+    eps_s, dlt_s = safety_margin(eps, dlt)
+    try:
+        mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), dlt_s)
+    except InfeasibleDesignError:
+        if (eps_s, dlt_s) == (eps, dlt):
+            raise
+        eps_s, dlt_s = eps, dlt
+        mb, col, out, P, solver_obj, build = build_and_solve(x, dlt)
+
+    def ok(Pc: np.ndarray) -> bool:  # proved in exact arithmetic: certify says "private"
+        return proves_dp(g, Pc, eps, dlt)
 
     aa = np.concatenate([g.edges[:, 0], g.edges[:, 1]])
     bb = np.concatenate([g.edges[:, 1], g.edges[:, 0]])
-    P2, lam = certify_solution(
+    P2, lam = repair_solution(
         mb,
         col,
         g,
@@ -224,8 +242,6 @@ def lp(
     )
     M = Mechanism(g, P2)
     rep = verify(M, epsilon=eps, delta=dlt)
-    if not rep.is_private:  # pragma: no cover - certify only returns verified points
-        raise NotPrivateError(f"designed mechanism failed re-verification: {rep}")
     objective = float((U * P2).sum())
     return DesignResult(
         mechanism=M,
@@ -244,4 +260,6 @@ def lp(
         formulation="exact",
         epsilon=eps,
         delta=dlt,
+        solved_epsilon=eps_s,
+        solved_delta=dlt_s,
     )

@@ -15,7 +15,8 @@ Formulation ``"definition"`` (the default) gives every ordered pair its own indi
 
     \max \sum_{d, v} U[d, v] P_d(v) \quad\text{s.t.}\quad
     \begin{aligned}[t]
-    & P_a(v) - e^\epsilon P_b(v) \le (1 + m)\,\beta_{ab}(v) - m, \\
+    & P_a(v) - e^\epsilon P_b(v) \le (1 + m)\,\beta_{ab}(v) - m\,\beta_{ba}(v)
+      \quad (\text{or } \ldots - m,\ \text{see below}), \\
     & y_{ab}(v) \ge P_a(v) - (1 - \beta_{ab}(v)),\quad 0 \le y_{ab}(v) \le 1, \\
     & y_{ab}(v) \ge P_a(v) - e^\epsilon P_b(v), \\
     & \textstyle\sum_v y_{ab}(v) \le \delta - \min\{m, \delta/2\},
@@ -28,15 +29,23 @@ the (ε, δ)-DP LP, which without it the relaxation would not be (a fractional �
 budget).
 
 *Why the result is (ε, δ)-PDP.* If :math:`\beta_{ab}(v) = 0` then
-:math:`P_a(v) \le e^\epsilon P_b(v) - m`: output v is not a leaking output (and stays so under
-any perturbation smaller than m, which is what makes the check robust to the solver's
-tolerances of ~1e-9). So the leaking outputs of the pair are among those with
-:math:`\beta_{ab}(v) = 1`, where :math:`y_{ab}(v) \ge P_a(v)` (big-M = 1 is valid because
-:math:`P_a(v) \le 1`); hence the leakage is at most :math:`\sum_v y_{ab}(v) < \delta`. Ties
-:math:`P_a(v) = e^\epsilon P_b(v)` do not leak under the strict inequality of Definition 2; the
-margin gives them up, losing :math:`O(m)` utility, in exchange for a verdict that does not hinge on
-the last bit of a solver's output. The returned mechanism is re-checked with
-:func:`rainbowdp.privacy.pdp_delta` (``tol=0``, the exact definition).
+:math:`P_a(v) \le e^\epsilon P_b(v)`: output v does not leak. So the leaking outputs of the
+pair are among those with :math:`\beta_{ab}(v) = 1`, where :math:`y_{ab}(v) \ge P_a(v)` (big-M = 1
+is valid because :math:`P_a(v) \le 1`); hence the leakage is at most
+:math:`\sum_v y_{ab}(v) < \delta`.
+
+*Robustness.* Ties :math:`P_a(v) = e^\epsilon P_b(v)` do not leak under the strict inequality
+of Definition 2, but a solver meets them only up to round-off. Where the reverse pair may leak
+(:math:`\beta_{ba}(v) = 1`) the margin demands :math:`P_a(v) \le e^\epsilon P_b(v) - m`,
+which survives any perturbation smaller than m, at a cost of :math:`O(m)` utility. Where
+neither direction leaks the margin is waived (the term :math:`m\,\beta_{ba}(v)` above) for pairs
+of two free rows, and for every pair at ε = 0 -- there a tie is exact equality, and a margin
+would make even the constant mechanism infeasible; against a fixed row with ε > 0 the margin
+:math:`-m` always applies, since mixing cannot move a fixed row. Such ties are made exact afterwards
+(neighbouring rows equal within 1e-9 become one float vector) or repaired by mixing with the
+uniform distribution (ε > 0). The returned mechanism is re-checked with the sound
+:func:`rainbowdp.privacy.pdp_delta` (every comparison decided exactly, undecidable ones
+counted as leaks).
 
 Formulation ``"kadam13"`` generalises the MILP (13) as printed: one indicator vector
 :math:`\beta_a` and one budget per node, shared by all its out-pairs (each mass of :math:`P_a`
@@ -65,6 +74,7 @@ from typing import Any
 import numpy as np
 import pulp
 
+from .._repair import repair
 from .._validation import check_delta, check_epsilon, check_nonnegative_float
 from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError
 from ..graph import RainbowGraph
@@ -73,8 +83,6 @@ from ..privacy import pdp_delta
 from . import solvers
 from ._common import (
     ModelBuilder,
-    certify,
-    certify_solution,
     check_bounds,
     check_fixed,
     check_flag,
@@ -83,6 +91,7 @@ from ._common import (
     fixed_fixed_pairs,
     names,
     probability_columns,
+    repair_solution,
     solve_model,
     utility_matrix,
 )
@@ -134,7 +143,7 @@ def milp(
     Returns
     -------
     DesignResult
-        ``pdp_delta(result.mechanism, epsilon) <= delta`` (exact, ``tol=0``).
+        ``pdp_delta(result.mechanism, epsilon) <= delta`` (the sound leakage; see the module).
 
     Raises
     ------
@@ -172,7 +181,7 @@ def milp(
     True
     """
     g = check_graph(G)
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     U = utility_matrix(g, utility)
     fixed_mask, fixed_values = check_fixed(g, fixed)
@@ -247,10 +256,26 @@ def milp(
             beta_k = beta[slot[ak, vv]]
             groups = y.reshape(owners.size, q)
             budget_names = names("budget", owners)
-        # (R1) P_a(v) - x P_b(v) - (1 + m) beta <= -m
-        idx1 = np.column_stack([ca, cb, beta_k])
-        coef1 = np.tile([1.0, -x, -(1.0 + m)], (kk.size, 1))
-        rhs1 = -m - (fa_v - x * fb_v)
+        # (R1) P_a(v) - x P_b(v) - (1 + m) beta_ab + m beta_ba <= 0: the margin m is required
+        # when the reverse pair may leak; when neither leaks (beta_ab = beta_ba = 0) ties are
+        # allowed, so that e.g. equal rows are feasible at epsilon = 0. Without the waiver:
+        # P_a(v) - x P_b(v) - (1 + m) beta_ab <= -m.
+        if formulation == "definition":
+            key = a.astype(np.int64) * g.n_nodes + b
+            order = np.argsort(key)
+            rev = order[np.searchsorted(key[order], b.astype(np.int64) * g.n_nodes + a)]
+            beta_rev = beta.reshape(n_pairs, q)[rev].ravel()
+        else:
+            beta_rev = beta[slot[bk, vv]]
+        # The waiver is for ties that can be made exact or repaired afterwards: between two free
+        # rows (mixing with the uniform distribution breaks them when eps > 0), or at eps = 0
+        # (equal rows are snapped to one float vector). Against a fixed row, keep the margin.
+        waive = np.full(kk.size, True) if eps == 0 else (ca >= 0) & (cb >= 0)
+        idx1 = np.column_stack([ca, cb, beta_k, beta_rev])
+        coef1 = np.column_stack(
+            [np.ones(kk.size), np.full(kk.size, -x), np.full(kk.size, -(1.0 + m)), m * waive]
+        )
+        rhs1 = -(fa_v - x * fb_v) - m * ~waive
         mb.add_rows(names("ratio", ak, bk, vv), idx1, coef1, pulp.LpConstraintLE, rhs1)
         # (R2) P_a(v) - y + beta <= 1   (y >= P_a(v) when beta = 1)
         ca2 = col[owners_a, owners_v]
@@ -276,7 +301,7 @@ def milp(
     def ok(Pc: np.ndarray) -> bool:
         return pdp_delta(Mechanism(g, Pc), eps) <= dlt
 
-    P2, lam = certify_solution(
+    P2, lam = repair_solution(
         mb,
         col,
         g,
@@ -286,6 +311,8 @@ def milp(
         ok,
         start=lambda Q: 1e-12,
         what=f"({eps:g}, {dlt:g})-PDP",
+        equalise=eps == 0,
+        snap=eps == 0,
     )
     M = Mechanism(g, P2)
     achieved = pdp_delta(M, eps)
@@ -361,7 +388,7 @@ def _delta_zero(
     tau = float(np.finfo(np.float64).eps)
     q = g.n_outputs
     start = tau * q / (math.exp(eps) - 1.0 + tau * q) if eps > 0 else 1.0
-    P2, lam = certify(
+    P2, lam = repair(
         g,
         np.array(P),
         fixed_mask,

@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
+from rainbowdp._repair import dp_mixing_bound, mix
 from rainbowdp.design import lp, utility_matrix
-from rainbowdp.design._common import ModelBuilder, dp_mixing_bound, mix
+from rainbowdp.design._common import ModelBuilder
 from rainbowdp.exceptions import InfeasibleDesignError, NotPrivateError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
