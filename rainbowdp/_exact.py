@@ -34,6 +34,7 @@ import math
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 
@@ -46,6 +47,7 @@ from ._kernels import (
 
 __all__ = [
     "EXP_BITS",
+    "MAX_EXACT_PAIRS",
     "ExpEnclosure",
     "certified_zero",
     "delta_upper",
@@ -283,16 +285,42 @@ _SCALE = P_SHIFT + EXP_BITS
 
 
 # ---------------------------------------------------------------------- provers
+#: Default bound on the directed pairs :func:`unproven` recomputes exactly before giving up.
+MAX_EXACT_PAIRS = 20_000
+
+
+class Unproven(NamedTuple):
+    """Result of :func:`unproven`."""
+
+    #: Directed edges (u, v) of ``edges`` not proved to have H_L(P_u || P_v) <= δ.
+    forward: np.ndarray
+    #: The same for (v, u).
+    backward: np.ndarray
+    #: Some directed edge is proved to have H_U > δ: the mechanism is not (ε, δ)-DP.
+    violated: bool
+
+    def any(self) -> bool:
+        """Whether some directed edge is unproven."""
+        return bool(self.forward.any() or self.backward.any())
+
+
 def unproven(
-    p: np.ndarray, edges: np.ndarray, enc: ExpEnclosure, delta: float
-) -> tuple[np.ndarray, np.ndarray]:
+    p: np.ndarray,
+    edges: np.ndarray,
+    enc: ExpEnclosure,
+    delta: float,
+    *,
+    max_exact: int | None = None,
+) -> Unproven:
     r"""Masks (forward, backward) of the directed edges NOT proved to have :math:`H_L \le \delta`.
 
     Every other directed edge satisfies :math:`H_{e^\epsilon} \le H_L \le \delta` exactly. A
     directed edge is proved by the float filter (:math:`\hat H + \eta \le \delta`), by
     :func:`certified_zero`, or by exact arithmetic; it is reported unproven when
     :math:`\hat H - \eta > \delta` (then even :math:`H_U > \delta`) or when its exact
-    :math:`H_L` exceeds δ.
+    :math:`H_L` exceeds δ. With ``max_exact``, when more directed edges than that would need
+    exact arithmetic, none is computed and all of them are reported unproven (the answer stays
+    safe; the caller escalates differently, e.g. by mixing or a larger ε).
     """
     n_e = edges.shape[0]
     fwd, bwd = directed_divergences(p, edges, enc.m, enc.k)
@@ -300,7 +328,9 @@ def unproven(
     d = Fraction(delta)
     cut = float_at_most(d - eta) if d >= eta else -1.0
     sure_bad = float_at_least(d + eta)
-    out = []
+    masks = []
+    pending = []
+    violated = False
     for h, ca, cb in ((fwd, 0, 1), (bwd, 1, 0)):
         bad = np.zeros(n_e, dtype=bool)
         todo = np.flatnonzero(h > cut)
@@ -308,13 +338,19 @@ def unproven(
             todo = todo[~certified_zero(p, edges[todo, ca], edges[todo, cb], enc)]
         sure = h[todo] > sure_bad
         bad[todo[sure]] = True
-        todo = todo[~sure]
+        violated |= bool(sure.any())
+        masks.append(bad)
+        pending.append((todo[~sure], ca, cb))
+    if max_exact is not None and sum(t.size for t, _, _ in pending) > max_exact:
+        for bad, (todo, _, _) in zip(masks, pending, strict=True):
+            bad[todo] = True
+        return Unproven(masks[0], masks[1], violated)
+    limit = d.numerator << _SCALE
+    for bad, (todo, ca, cb) in zip(masks, pending, strict=True):
         if todo.size:
             exact = _exact_pairs(p, edges[todo, ca], edges[todo, cb], enc.lo_num)
-            limit = d.numerator << _SCALE
             bad[todo] = np.array([h_int * d.denominator > limit for h_int in exact], dtype=bool)
-        out.append(bad)
-    return out[0], out[1]
+    return Unproven(masks[0], masks[1], violated)
 
 
 def delta_upper(

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from ._exact import enclose_exp, unproven
+from ._exact import MAX_EXACT_PAIRS, enclose_exp, unproven
 from .exceptions import NotPrivateError
 from .graph import RainbowGraph
 
@@ -43,12 +43,13 @@ def proves_dp(G: RainbowGraph, P: np.ndarray, epsilon: float, delta: float) -> b
 
     Every directed edge must satisfy :math:`H_L \le \delta` for a rational
     :math:`L \le e^\epsilon` (:func:`rainbowdp._exact.unproven`); then
-    :func:`rainbowdp.certify.certify` answers ``"private"``.
+    :func:`rainbowdp.certify.certify` answers ``"private"``. ``False`` may also mean "more than
+    :data:`~rainbowdp._exact.MAX_EXACT_PAIRS` pairs are too close to call in floats", which the
+    repair answers by mixing (so the exact work stays bounded on large graphs).
     """
     if G.n_edges == 0:
         return True
-    bad_f, bad_b = unproven(P, G.edges, enclose_exp(epsilon), delta)
-    return not (bad_f.any() or bad_b.any())
+    return not unproven(P, G.edges, enclose_exp(epsilon), delta, max_exact=MAX_EXACT_PAIRS).any()
 
 
 def mix(P: np.ndarray, free: np.ndarray, lam: float) -> np.ndarray:
@@ -107,13 +108,19 @@ def snap_equal_rows(G: RainbowGraph, P: np.ndarray, fixed_mask: np.ndarray) -> n
     return out
 
 
+#: Mixing weights up to this are not refined by bisection in :func:`find_mixing`.
+NEGLIGIBLE_MIXING = 1e-10
+
+
 def find_mixing(
     P: np.ndarray, free: np.ndarray, ok: Callable[[np.ndarray], bool], start: float
 ) -> tuple[float, np.ndarray] | None:
     r"""Smallest λ found with ``ok(mix(P, λ))``: try ``start``, double until it passes, then bisect.
 
     ``ok`` is the exact verifier, so whatever λ is returned is certified by it; the search
-    only affects how much utility is lost. Returns ``None`` if even λ = 1 fails.
+    only affects how much utility is lost. A λ at most :data:`NEGLIGIBLE_MIXING` is returned
+    without bisection (it is within a factor 4 of the smallest, and its cost is negligible).
+    Returns ``None`` if even λ = 1 fails.
     """
     lam = min(1.0, max(start, 1e-15))
     bad = 0.0
@@ -126,7 +133,7 @@ def find_mixing(
         cand = mix(P, free, lam)
     good, good_p = lam, cand
     for _ in range(30):
-        if good - bad <= 1e-3 * good:
+        if good <= NEGLIGIBLE_MIXING or good - bad <= 1e-3 * good:
             break
         mid = 0.5 * (good + bad)
         c = mix(P, free, mid)
@@ -213,7 +220,7 @@ def repair(
             "accepted)"
         )
         raise NotPrivateError(
-            f"the solver's mechanism fails the exact {what} check by round-off and mixing the "
+            f"the computed mechanism fails the exact {what} check by round-off and mixing the "
             f"free rows with the uniform distribution does not repair it{detail}"
             + (
                 "; the violation is against a fixed row, which mixing cannot move -- try the "

@@ -37,6 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from ._exact import MAX_EXACT_PAIRS, enclose_exp, unproven
+from ._kernels import float_error_bound
+from ._repair import proves_dp, repair
 from ._validation import check_delta, check_epsilon, check_int, check_probability_vector
 from .exceptions import (
     InvalidBoundaryError,
@@ -639,7 +642,10 @@ def optimal_mechanism(
     Mechanism
         :math:`\mathbb P[\mathcal M(d) = c(k)] = (T^{\operatorname{dist}(d, \partial B^c)}
         (\tilde m^c))_k`; nodes whose component has one rainbow and no boundary node get the
-        point mass on their most preferred output.
+        point mass on their most preferred output. It is proved (ε, δ)-DP in exact arithmetic
+        (:func:`rainbowdp.certify.certify` answers ``"private"``): where the float evaluation
+        of a tight constraint rounds the wrong way, the rows are mixed with the uniform
+        distribution by the smallest weight that proves it (typically below 1e-13).
 
     Raises
     ------
@@ -721,10 +727,15 @@ def optimal_mechanism(
             pb[starts[j] : starts[j] + length] = block
     inf_nodes = np.flatnonzero(is_inf)
     pb[inf_nodes, table[b_ids[inf_nodes], 0]] = 1.0  # point mass on the top output
+    # Prove the line mechanisms on the small boundary graph: the pullback only copies rows
+    # along a graph morphism (Theorem 1), so a proof on Gb is a proof on G.
     mb = Mechanism(gb, pb)
+    proof = unproven(pb, gb.edges, enclose_exp(eps), dlt, max_exact=MAX_EXACT_PAIRS)
+    if proof.any() and not proof.violated:
+        mb = _certified(mb, eps, dlt)
     mech = g.pullback(mb)
-    report = verify(mech, epsilon=eps, delta=dlt)
-    if not report.is_private:
+    report = verify(mech, epsilon=eps, delta=dlt)  # defence in depth, on every edge of G
+    if proof.violated or not report.is_private:
         raise NotPrivateError(
             f"the {variant!r} operator gave a mechanism that is not ({eps:g}, {dlt:g})-DP: "
             f"{report}. "
@@ -736,6 +747,33 @@ def optimal_mechanism(
             )
         )
     return mech
+
+
+def _certified(mech: Mechanism, eps: float, dlt: float) -> Mechanism:
+    r"""``mech`` if it is proved (ε, δ)-DP in exact arithmetic, else its smallest certified mix.
+
+    The closed form is evaluated in floating point, so a tight ratio :math:`e^\epsilon p_k` may
+    exceed its exact bound by one rounding. Mixing every row with the uniform distribution by
+    the smallest λ the search finds (:func:`rainbowdp._repair.repair`; λ is typically
+    :math:`10^{-15}` to :math:`10^{-13}`) makes every tight constraint strict; the mixed
+    mechanism still dominates every (ε, δ)-DP mechanism up to λ per prefix sum.
+    """
+    g = mech.graph
+    p = mech.probabilities
+    q = g.n_outputs
+    # First guess: each tight term must shrink by about the float error bound, and mixing
+    # shrinks it by λ((e^ε - 1)/q + its own size) (see rainbowdp._repair).
+    start = float_error_bound(q) * q / max(math.expm1(eps), q * dlt, float_error_bound(q))
+    out, _ = repair(
+        g,
+        p,
+        np.zeros(g.n_nodes, dtype=bool),
+        lambda P: P is not p and proves_dp(g, P, eps, dlt),  # p itself was just tried
+        start=min(1.0, start),
+        what=f"({eps:g}, {dlt:g})-DP",
+        equalise=eps == 0 and dlt == 0,
+    )
+    return mech if out is p else Mechanism(g, out)
 
 
 def _check_validity(

@@ -444,7 +444,7 @@ def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
         cand[inf_pairs] = worst
     eps_hat = _bumped(float(cand.max()))
     for round_ in range(_EPS_ROUNDS + 1):
-        bad_f, bad_b = unproven(p, edges, enclose_exp(eps_hat), dlt)
+        bad_f, bad_b, _ = unproven(p, edges, enclose_exp(eps_hat), dlt)
         if not (bad_f.any() or bad_b.any()):
             return eps_hat
         if round_ == _EPS_ROUNDS - 1:  # last resort: every directed edge exactly
