@@ -122,7 +122,7 @@ def find_mixing(
     without bisection (it is within a factor 4 of the smallest, and its cost is negligible).
     Returns ``None`` if even λ = 1 fails.
     """
-    lam = min(1.0, max(start, 1e-15))
+    lam = min(1.0, max(start, 1e-16))
     bad = 0.0
     cand = mix(P, free, lam)
     while not ok(cand):

@@ -4,29 +4,91 @@ r"""The ``rainbowdp`` command.
 
     rainbowdp demo [--output-dir DIR]
     rainbowdp verify GRAPH --epsilon E [--delta D] [--certify] [--json]
-    rainbowdp design GRAPH --epsilon E [--delta D] [--method closed-form|lp|milp]
-                     [--boundary FILE] [--utility U] [--fixed FILE] [--solver highs|cbc]
-                     [--time-limit S] -o OUT.json [--json]
-    rainbowdp plot GRAPH -o OUT.png
-    rainbowdp reproduce fig3|fig4|fig5 -o OUT.png [--json]
+    rainbowdp design GRAPH --epsilon E [--delta D] --method closed-form --boundary FILE
+                     -o OUT.json [--json]
+    rainbowdp design GRAPH --epsilon E [--delta D] [--method lp|milp] [--utility U]
+                     [--fixed FILE] [--solver highs|cbc] [--time-limit S] -o OUT.json [--json]
+    rainbowdp plot GRAPH -o OUT.png|OUT.pdf|OUT.svg [--dpi N]
+    rainbowdp reproduce fig3|fig4|fig5 [-o OUT.png|OUT.pdf|OUT.svg] [--dpi N] [--json]
+    rainbowdp --version
 
-Exit codes: 0 success (``verify``: private), 1 ``verify``: not private, 2 bad input -- one line
-on standard error, never a traceback.
+Exit codes
+----------
+0
+    Success; for ``verify``: private.
+1
+    ``verify``: not private (``demo``: a bundled graph did not get its expected verdict).
+2
+    Bad input: exactly one line on standard error, never a traceback. Bad input is an error
+    of the library (:class:`~rainbowdp.exceptions.RainbowDPError`, which includes every
+    argument error), an operating-system error (a missing or unwritable file), or a usage
+    error of the command line. Any other exception is a bug and is shown as one (a traceback).
+3
+    ``verify --certify``: the exact rational certificate is *undecided* (the exact δ required
+    lies in the verifier's tolerance band), so privacy is neither proved nor disproved.
+
+With ``--certify`` the exit code follows the certificate, not the float verdict: 0 only when
+privacy is proved (``"private"``), 1 when its failure is proved (``"not private"``), 3 when
+``"undecided"``.
+
+Arguments are checked before any work: ``--epsilon``, ``--delta`` and ``--time-limit`` must be
+finite numbers (``inf``, ``nan`` and overflowing literals such as ``1e400`` are refused; the
+range of ε and δ is checked by the library), ``--dpi`` lies in ``[10, 1200]``, an output file
+(``-o``) must have one of the extensions the command writes (``.json`` for ``design``;
+``.png``, ``.pdf`` or ``.svg`` for images), must not be a directory and must not be one of the
+command's input files. Options that the chosen method would ignore are refused: ``--boundary``
+with ``--method lp|milp``, and ``--fixed``, ``--utility``, ``--solver`` or ``--time-limit``
+with ``--method closed-form``.
+
+With ``--json`` the output is strict JSON (no ``NaN`` or ``Infinity`` tokens): a number that
+is infinite or undefined is written as ``null``; e.g. ``"epsilon_required": null`` means that
+no finite ε makes the mechanism (ε, δ)-DP at the given δ.
+
+A closed standard output (``rainbowdp verify ... | head -1``) is not an error: the rest of the
+output is discarded, as Python's documentation recommends for ``BrokenPipeError``, and the
+command exits with its normal code, printing nothing on standard error.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .exceptions import RainbowDPError
+from .exceptions import GraphFileError, ParameterError, RainbowDPError
 
-__all__ = ["main"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_NOT_PRIVATE",
+    "EXIT_OK",
+    "EXIT_UNDECIDED",
+    "IMAGE_SUFFIXES",
+    "MAX_DPI",
+    "MAX_IMAGE_PIXELS",
+    "MIN_DPI",
+    "main",
+]
+
+EXIT_OK = 0
+EXIT_NOT_PRIVATE = 1
+EXIT_BAD_INPUT = 2
+EXIT_UNDECIDED = 3
+
+#: Extensions of the image files ``plot`` and ``reproduce`` write.
+IMAGE_SUFFIXES = (".png", ".pdf", ".svg")
+#: Extensions of the files ``design`` writes (node-link JSON).
+DESIGN_SUFFIXES = (".json",)
+#: Accepted range of ``--dpi``.
+MIN_DPI, MAX_DPI = 10, 1200
+#: Largest image, in pixels, that ``plot`` and ``reproduce`` render (about 400 MB of RGBA).
+MAX_IMAGE_PIXELS = 100_000_000
 
 
 class _UsageError(Exception):
@@ -35,32 +97,101 @@ class _UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit code 2 (handled in main)
-        raise _UsageError(f"{self.prog}: {message}")
+        raise _UsageError(f"{self.prog}: error: {' '.join(message.split())}")
 
 
-def _float(name: str):
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
-        if math.isnan(value):
-            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}")
-        return value
+# ---------------------------------------------------------------------------------- output
+def _silence_stdout() -> None:
+    """After a broken pipe: send what is left of standard output to the null device.
 
-    return parse
+    This is the recipe of Python's documentation (``signal`` module, note on SIGPIPE): the
+    interpreter's final flush then succeeds instead of printing an error.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (e.g. captured): _print and _flush_stdout keep absorbing errors
+    finally:
+        os.close(devnull)
 
 
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, tuple | list):
-        return [_jsonable(y) for y in x]
-    if hasattr(x, "item"):
-        return x.item()
-    return x
+def _print(text: str = "") -> None:
+    """Print to standard output; a reader that went away is not an error (see module notes)."""
+    try:
+        print(text)
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _json_safe(x: Any) -> Any:
+    """``x`` with JSON types only; non-finite numbers become ``None`` (null)."""
+    if isinstance(x, dict):
+        return {str(k): _json_safe(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_json_safe(y) for y in x]
+    if hasattr(x, "item") and not isinstance(x, str | bytes):  # numpy scalars
+        x = x.item()
+    if isinstance(x, bool) or x is None or isinstance(x, str | int):
+        return x
+    if isinstance(x, float | Fraction):
+        v = float(x)
+        return v if math.isfinite(v) else None
+    raise TypeError(f"cannot write {x!r} of type {type(x).__name__} as JSON")
 
 
 def _emit(obj: dict, as_json: bool, text: str) -> None:
-    print(json.dumps(obj, default=_jsonable) if as_json else text)
+    _print(json.dumps(_json_safe(obj), allow_nan=False) if as_json else text)
+
+
+# ---------------------------------------------------------------------------------- checks
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def _check_output(
+    output: str, suffixes: tuple[str, ...], inputs: Sequence[str | None], what: str
+) -> Path:
+    """Refuse an output path with another extension, a directory, or one of the inputs."""
+    p = Path(output)
+    if p.suffix.lower() not in suffixes:
+        allowed = " or ".join(
+            [", ".join(suffixes[:-1]), suffixes[-1]] if suffixes[:-1] else suffixes
+        )
+        raise ParameterError(
+            f"`-o/--output` must end in {allowed} ({what}), got output={output!r}."
+        )
+    if p.is_dir():
+        raise ParameterError(
+            f"`-o/--output` must be a file, got output={output!r}, which is a directory."
+        )
+    for src in inputs:
+        if src is not None and _same_file(p, Path(src)):
+            raise ParameterError(
+                f"`-o/--output` must not overwrite the input file {src!r}, got output={output!r}."
+            )
+    return p
+
+
+def _save_figure(fig: Any, output: Path, dpi: int) -> None:
+    width, height = fig.get_size_inches()
+    pixels = width * dpi * height * dpi
+    if pixels > MAX_IMAGE_PIXELS:
+        raise ParameterError(
+            f"`--dpi` gives an image of {width * dpi:.0f} x {height * dpi:.0f} pixels, more than "
+            f"the limit of {MAX_IMAGE_PIXELS} pixels; got dpi={dpi}."
+        )
+    fig.savefig(output, dpi=dpi, bbox_inches="tight")
 
 
 # ---------------------------------------------------------------------------------- verify
@@ -70,7 +201,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     G, M = load(args.graph)
     if M is None:
-        raise RainbowDPError(f"{args.graph!r} has no 'mechanism' node attribute to verify.")
+        raise GraphFileError(f"{args.graph!r} has no 'mechanism' node attribute to verify.")
     rep = verify(M, epsilon=args.epsilon, delta=args.delta)
     eps_needed = epsilon_for_delta(M, args.delta)
     out = {
@@ -91,28 +222,60 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         f"{args.graph}: {G.n_nodes} nodes, {G.n_edges} edges, {G.n_outputs} outputs\n{rep}\n"
         f"smallest epsilon at delta={rep.delta:g}: {eps_needed:.6g}"
     )
+    code = EXIT_OK if rep.is_private else EXIT_NOT_PRIVATE
     if args.certify:
-        from .certify import certify
+        _certify = importlib.import_module(f"{__package__}.certify")  # the module, not the function
 
-        cert = certify(M, epsilon=args.epsilon, delta=args.delta)
-        out["certificate"] = str(cert.verdict)
+        cert = _certify.certify(M, epsilon=args.epsilon, delta=args.delta)
+        code = {
+            _certify.Verdict.PRIVATE: EXIT_OK,
+            _certify.Verdict.NOT_PRIVATE: EXIT_NOT_PRIVATE,
+            _certify.Verdict.UNDECIDED: EXIT_UNDECIDED,
+        }[cert.verdict]
+        out["certificate"] = str(cert.verdict.value)
+        out["certificate_delta_bounds"] = [cert.delta_lower, cert.delta_upper]
         text += f"\nexact rational certificate: {cert}"
     _emit(out, args.json, text)
-    return 0 if rep.is_private else 1
+    return code
 
 
 # ---------------------------------------------------------------------------------- design
+_LP_ONLY = (
+    ("fixed", "--fixed"),
+    ("utility", "--utility"),
+    ("solver", "--solver"),
+    ("time_limit", "--time-limit"),
+)
+
+
 def _cmd_design(args: argparse.Namespace) -> int:
     from .io import load, load_assignment, save_graph
 
     method = args.method or ("closed-form" if args.boundary else "lp")
-    if method == "closed-form" and not args.boundary:
-        raise RainbowDPError("`--boundary FILE` is required with --method closed-form.")
+    if method == "closed-form":
+        if not args.boundary:
+            raise ParameterError("`--boundary FILE` is required with --method closed-form.")
+        for attr, flag in _LP_ONLY:
+            value = getattr(args, attr)
+            if value is not None:
+                raise ParameterError(
+                    f"`{flag}` applies to --method lp or milp only, got {flag} {value} with "
+                    "--method closed-form."
+                )
+    elif args.boundary:
+        raise ParameterError(
+            f"`--boundary` applies to --method closed-form only, got --boundary {args.boundary} "
+            f"with --method {method} (use --fixed to keep rows fixed in an LP/MILP design)."
+        )
+    output = _check_output(
+        args.output,
+        DESIGN_SUFFIXES,
+        [args.graph, args.boundary, args.fixed],
+        "a node-link JSON file",
+    )
     G, _ = load(args.graph)
     info: dict[str, Any] = {"method": method}
     if method == "closed-form":
-        if not args.boundary:
-            raise RainbowDPError("`--boundary FILE` is required with --method closed-form.")
         from .optimal import optimal_mechanism
 
         boundary = load_assignment(args.boundary, G)
@@ -149,10 +312,10 @@ def _cmd_design(args: argparse.Namespace) -> int:
         info["pdp_delta"] = pdp_delta(M, args.epsilon)
     save_graph(
         G,
-        args.output,
+        output,
         mechanism=M,
         metadata={
-            "design": {k: v for k, v in info.items() if k != "output"},
+            "design": _json_safe({k: v for k, v in info.items() if k != "output"}),
             "expected": {"epsilon": args.epsilon, "delta": args.delta, "private": rep.is_private},
         },
     )
@@ -167,7 +330,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
             f"{info['build_seconds'] + info['solve_seconds']:.2f} s)"
         )
     _emit(info, args.json, text)
-    return 0
+    return EXIT_OK
 
 
 # ---------------------------------------------------------------------------------- plot
@@ -175,22 +338,25 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     from .io import load
     from .plot import draw_rainbow_graph
 
+    output = _check_output(args.output, IMAGE_SUFFIXES, [args.graph], "an image file")
     G, M = load(args.graph)
     fig = draw_rainbow_graph(G, M)
-    fig.savefig(args.output, dpi=args.dpi, bbox_inches="tight")
-    print(f"wrote {args.output}")
-    return 0
+    _save_figure(fig, output, args.dpi)
+    _print(f"wrote {args.output}")
+    return EXIT_OK
 
 
 # ---------------------------------------------------------------------------------- reproduce
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from . import reproduce
 
+    output = (
+        _check_output(args.output, IMAGE_SUFFIXES, [], "an image file") if args.output else None
+    )
     fn = {"fig3": reproduce.figure_3, "fig4": reproduce.figure_4, "fig5": reproduce.figure_5}
     result = fn[args.figure]()
-    fig = result.figure
-    if args.output:
-        fig.savefig(args.output, dpi=args.dpi, bbox_inches="tight")
+    if output is not None:
+        _save_figure(result.figure, output, args.dpi)
     data = {
         "figure": args.figure,
         "tau": [int(t) for t in result.tau],
@@ -202,7 +368,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         f"{args.figure}: tau = {tuple(data['tau'])}"
         + (f"; wrote {args.output}" if args.output else ""),
     )
-    return 0
+    return EXIT_OK
 
 
 # ---------------------------------------------------------------------------------- demo
@@ -211,12 +377,18 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from .io import load
     from .privacy import epsilon_for_delta, verify
 
+    out_dir = Path(args.output_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ParameterError(
+            f"`--output-dir` must be a directory, got output_dir={args.output_dir!r}, "
+            "which is a file."
+        )
     src = graphs_dir()
-    print(
+    _print(
         "rainbowdp demo: exact (epsilon, delta)-DP verification of the bundled graphs"
         + (f" ({src})" if src else " (built in memory)")
     )
-    print(
+    _print(
         f"{'graph':<22}{'nodes':>6}{'edges':>6}{'|V|':>5}  {'(eps, delta)':<16}"
         f"{'verdict':<12}{'delta needed':>13}{'eps needed':>11}  as expected"
     )
@@ -231,25 +403,22 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         same = rep.is_private == ex.private
         ok &= same
         pair = f"({ex.epsilon:.3f}, {ex.delta:g})"
-        print(
+        _print(
             f"{ex.name:<22}{G.n_nodes:>6}{G.n_edges:>6}{G.n_outputs:>5}  {pair:<16}"
             f"{'private' if rep.is_private else 'NOT private':<12}"
             f"{rep.delta_required:>13.4g}{eps:>11.4f}  {'yes' if same else 'NO'}"
         )
-    _demo_design(Path(args.output_dir))
-    return 0 if ok else 1
+    _demo_design(out_dir)
+    return EXIT_OK if ok else EXIT_NOT_PRIVATE
 
 
 def _demo_design(out_dir: Path) -> None:
     """Design the optimal mechanism of the three-colour graph and draw it."""
-    try:
-        from .optimal import optimal_mechanism
-        from .plot import draw_rainbow_graph
-    except ImportError:  # pragma: no cover - optional parts not installed
-        return
     import numpy as np
 
     from .bundled import examples
+    from .optimal import optimal_mechanism
+    from .plot import draw_rainbow_graph
     from .privacy import verify
 
     ex = next(e for e in examples() if e.name == "three_colour")
@@ -263,7 +432,7 @@ def _demo_design(out_dir: Path) -> None:
     M = optimal_mechanism(G, epsilon=eps, delta=delta, boundary=boundary)
     rep = verify(M, epsilon=eps, delta=delta)
     top = M.in_rainbow_order()[:, 0]
-    print(
+    _print(
         f"\noptimal ({eps:g}, {delta:g})-DP mechanism on three_colour (Gu et al., Thm 2) with a "
         f"homogeneous boundary (0.5, 0.3, 0.2):\n  P[top colour] ranges "
         f"{top.min():.3f}..{top.max():.3f} (boundary 0.5); re-verified: "
@@ -273,15 +442,58 @@ def _demo_design(out_dir: Path) -> None:
     fig = draw_rainbow_graph(G, M)
     path = out_dir / "three_colour_optimal.png"
     fig.savefig(path, dpi=120, bbox_inches="tight")
-    print(f"  drawing: {path}")
+    _print(f"  drawing: {path}")
 
 
 # ---------------------------------------------------------------------------------- parser
+def _finite_float(name: str, *, positive: bool = False):
+    """argparse type: a finite float (``inf``, ``nan`` and ``1e400`` are refused)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(
+                f"{name} must be a finite number, got {text!r} (read as {value})"
+            )
+        if positive and value <= 0:
+            raise argparse.ArgumentTypeError(f"{name} must be > 0, got {text!r}")
+        return value
+
+    return parse
+
+
+def _dpi(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--dpi must be an integer, got {text!r}") from None
+    if not MIN_DPI <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"--dpi must be in [{MIN_DPI}, {MAX_DPI}], got {text!r}")
+    return value
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("rainbowdp")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        from . import __version__
+
+        return __version__
+
+
 def _parser() -> _Parser:
     p = _Parser(
         prog="rainbowdp",
         description="Design and verify differentially private mechanisms on rainbow graphs.",
+        epilog="Exit codes: 0 success (verify: private), 1 not private, 2 bad input, "
+        "3 verify --certify: undecided.",
     )
+    p.add_argument("--version", action="version", version=f"rainbowdp {_version()}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     d = sub.add_parser("demo", help="verify the bundled graphs and design an optimal mechanism")
@@ -294,14 +506,19 @@ def _parser() -> _Parser:
 
     v = sub.add_parser("verify", help="check (epsilon, delta)-DP of a graph file's mechanism")
     v.add_argument("graph", help="node-link JSON or GraphML file with a 'mechanism' attribute")
-    v.add_argument("--epsilon", type=_float("--epsilon"), required=True)
-    v.add_argument("--delta", type=_float("--delta"), default=0.0)
+    v.add_argument("--epsilon", type=_finite_float("--epsilon"), required=True)
+    v.add_argument("--delta", type=_finite_float("--delta"), default=0.0)
     v.add_argument(
         "--certify",
         action="store_true",
-        help="also re-check the verdict in exact rational arithmetic",
+        help="also re-check the verdict in exact rational arithmetic; the exit code then "
+        "follows the certificate (0 private, 1 not private, 3 undecided)",
     )
-    v.add_argument("--json", action="store_true", help="machine-readable output")
+    v.add_argument(
+        "--json",
+        action="store_true",
+        help="machine-readable output (strict JSON; null = infinite or undefined)",
+    )
     v.set_defaults(func=_cmd_verify)
 
     g = sub.add_parser("design", help="design an optimal mechanism and write it to a file")
@@ -313,31 +530,40 @@ def _parser() -> _Parser:
         help="closed-form (Gu et al. Thm 2, needs --boundary), lp ((eps, delta)-DP) "
         "or milp (probabilistic DP); default closed-form with --boundary, else lp",
     )
-    g.add_argument("--epsilon", type=_float("--epsilon"), required=True)
-    g.add_argument("--delta", type=_float("--delta"), default=0.0)
+    g.add_argument("--epsilon", type=_finite_float("--epsilon"), required=True)
+    g.add_argument("--delta", type=_finite_float("--delta"), default=0.0)
     g.add_argument(
         "--boundary",
-        help="JSON: {'rainbows': [{'rainbow': [...], "
+        help="closed-form only. JSON: {'rainbows': [{'rainbow': [...], "
         "'distribution': [...]}]} or {'nodes': {node: [...]}}",
     )
     g.add_argument(
         "--utility",
         default=None,
         choices=["accuracy", "rank", "absolute", "squared"],
-        help="utility for lp/milp (default accuracy): accuracy = P[top output], rank = linear in "
+        help="lp/milp only (default accuracy): accuracy = P[top output], rank = linear in "
         "rank, absolute/squared = minus |output - answer| or its square (query graphs)",
     )
-    g.add_argument("--fixed", help="JSON {'nodes': {node: [...]}}: rows the design must keep")
-    g.add_argument("--solver", choices=["highs", "cbc"], default=None)
-    g.add_argument("--time-limit", type=_float("--time-limit"), default=None)
+    g.add_argument(
+        "--fixed", help="lp/milp only. JSON {'nodes': {node: [...]}}: rows the design must keep"
+    )
+    g.add_argument("--solver", choices=["highs", "cbc"], default=None, help="lp/milp only")
+    g.add_argument(
+        "--time-limit",
+        type=_finite_float("--time-limit", positive=True),
+        default=None,
+        help="lp/milp only: seconds",
+    )
     g.add_argument("-o", "--output", required=True, help="output graph file (.json)")
-    g.add_argument("--json", action="store_true")
+    g.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     g.set_defaults(func=_cmd_design)
 
     pl = sub.add_parser("plot", help="draw a rainbow graph and its mechanism")
     pl.add_argument("graph")
-    pl.add_argument("-o", "--output", required=True, help="image file (.png, .pdf, .svg)")
-    pl.add_argument("--dpi", type=int, default=120)
+    pl.add_argument("-o", "--output", required=True, help="image file (.png, .pdf or .svg)")
+    pl.add_argument(
+        "--dpi", type=_dpi, default=120, help=f"resolution, {MIN_DPI}..{MAX_DPI} (default 120)"
+    )
     pl.set_defaults(func=_cmd_plot)
 
     r = sub.add_parser("reproduce", help="reproduce a figure of the papers")
@@ -346,26 +572,46 @@ def _parser() -> _Parser:
         choices=["fig3", "fig4", "fig5"],
         help="Gu et al., Figs. 3-5 (optimal line mechanisms)",
     )
-    r.add_argument("-o", "--output", default=None)
-    r.add_argument("--dpi", type=int, default=120)
-    r.add_argument("--json", action="store_true")
+    r.add_argument("-o", "--output", default=None, help="image file (.png, .pdf or .svg)")
+    r.add_argument(
+        "--dpi", type=_dpi, default=120, help=f"resolution, {MIN_DPI}..{MAX_DPI} (default 120)"
+    )
+    r.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     r.set_defaults(func=_cmd_reproduce)
     return p
 
 
+def _error(message: str) -> None:
+    try:
+        print(" ".join(message.split()), file=sys.stderr)
+    except OSError:  # pragma: no cover - standard error itself is gone
+        pass
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        return f"{exc.strerror}: {os.fsdecode(exc.filename)!r}"
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code (see the module notes)."""
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
-        return int(args.func(args))
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help and --version print and exit successfully
+            _flush_stdout()
+            return exc.code if isinstance(exc.code, int) else EXIT_OK
+        code = int(args.func(args))
     except _UsageError as exc:
-        print(f"{exc}", file=sys.stderr)
-        return 2
-    except (RainbowDPError, ValueError, TypeError, OSError, ImportError) as exc:
-        msg = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"rainbowdp: error: {msg}", file=sys.stderr)
-        return 2
+        _error(str(exc))
+        return EXIT_BAD_INPUT
+    except (RainbowDPError, OSError) as exc:
+        _error(f"rainbowdp: error: {_one_line(exc)}")
+        return EXIT_BAD_INPUT
+    _flush_stdout()
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

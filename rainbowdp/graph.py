@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 import numbers
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Set
 from functools import cached_property
 from typing import Any
 
@@ -59,31 +59,98 @@ def _readonly(arr: np.ndarray) -> np.ndarray:
     return arr
 
 
-def _check_outputs(outputs: Any) -> tuple:
+def _unordered(value: Any) -> str | None:
+    """``"a set"`` or ``"a mapping"`` when ``value`` has no reliable order of its own, else None.
+
+    A set iterates in an order that depends on ``PYTHONHASHSEED``; a mapping iterates over its
+    keys, which is almost never what was meant. Neither can stand for an ordered sequence.
+    """
+    if isinstance(value, Set):
+        return "a set"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    return None
+
+
+def _is_sequence(value: Any) -> bool:
+    """True for an ordered sequence of items: list, tuple, range, 1-D array (not str/bytes)."""
+    if type(value) is list or type(value) is tuple:  # the common case, without an ABC check
+        return True
+    if isinstance(value, np.ndarray):
+        return value.ndim == 1
+    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
+
+
+def _check_outputs(outputs: Any, name: str = "outputs") -> tuple:
     if outputs is None:
         raise InvalidGraphError(
-            "`outputs` is required: pass it or set the graph attribute 'outputs', got outputs=None."
+            f"`{name}` is required: pass it or set the graph attribute 'outputs', got {name}=None."
         )
     if isinstance(outputs, str | bytes) or not isinstance(outputs, Iterable):
         raise ParameterTypeError(
-            f"`outputs` must be a sequence of hashable values, got outputs={outputs!r}."
+            f"`{name}` must be a sequence of hashable values, got {name}={outputs!r}."
+        )
+    kind = _unordered(outputs)
+    if kind is not None:
+        raise ParameterTypeError(
+            f"`{name}` must be an ordered sequence (list or tuple): its order is the column "
+            f"order of every mechanism, and {kind} has no reliable order; got {name}={outputs!r}."
         )
     outs = tuple(outputs)
     if len(outs) == 0:
-        raise InvalidGraphError(f"`outputs` must not be empty, got outputs={outputs!r}.")
+        raise InvalidGraphError(f"`{name}` must not be empty, got {name}={outputs!r}.")
     for o in outs:
         try:
             hash(o)
         except TypeError as exc:
             raise ParameterTypeError(
-                f"`outputs` must be hashable, got unhashable output {o!r} in outputs={outputs!r}."
+                f"`{name}` must be hashable, got unhashable output {o!r} in {name}={outputs!r}."
             ) from exc
     if len(set(outs)) != len(outs):
         dup = next(o for o in outs if outs.count(o) > 1)
         raise InvalidGraphError(
-            f"`outputs` must not repeat a value, got {dup!r} twice in outputs={outputs!r}."
+            f"`{name}` must not repeat a value, got {dup!r} twice in {name}={outputs!r}."
         )
     return outs
+
+
+def _is_bool(x: Any) -> bool:
+    return isinstance(x, bool | np.bool_)
+
+
+def _bool_clash(rainbow: Iterable[Any], key: Sequence[int], outputs: tuple) -> Any:
+    """The first item of ``rainbow`` that matched an output only because ``True == 1``.
+
+    Python treats ``True``/``False`` as equal to ``1``/``0`` (same hash), so without this
+    check a rainbow ``[True, 0]`` would silently name the outputs ``(1, 0)``.
+    """
+    for item, j in zip(rainbow, key, strict=False):
+        if _is_bool(item) != _is_bool(outputs[j]):
+            return item
+    return _NO_CLASH
+
+
+_NO_CLASH = object()
+
+
+def _regular_array(value: Any, name: str) -> np.ndarray:
+    """``np.asarray(value)``, naming ``name`` when the nesting is ragged."""
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError):
+        raise InvalidGraphError(
+            f"`{name}` must be an array of a regular shape, got {name}={value!r}."
+        ) from None
+
+
+def _loss_value(loss: Callable[[Any, Any], Any], output: Any, answer: Any) -> float:
+    value = loss(output, answer)
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise ParameterTypeError(
+            f"`loss` must return a real number, got {value!r} for output={output!r} and "
+            f"answer={answer!r}."
+        )
+    return float(value)
 
 
 def _default_loss(output: Any, answer: Any) -> float:
@@ -109,19 +176,33 @@ class RainbowGraph:
         The finite output set :math:`\mathcal V` in a fixed order (the column order of every
         mechanism). Defaults to the graph attribute ``graph.graph["outputs"]``.
     rainbow : str, default "rainbow"
-        Name of the node attribute holding each node's rainbow: a permutation of ``outputs``,
-        most preferred first.
+        Name of the node attribute holding each node's rainbow: a sequence (list, tuple or 1-D
+        array) that is a permutation of ``outputs``, most preferred first. Sets and mappings
+        are rejected: a set's order depends on ``PYTHONHASHSEED`` and a mapping's on its keys.
     boundary : iterable of nodes, optional
         Nodes declared to be boundary nodes in addition to those of Definition 5. Defaults to the
         graph attribute ``graph.graph["boundary"]`` when present.
 
     Raises
     ------
-    TypeError
-        If ``graph`` is not a networkx graph or an output is unhashable.
+    ParameterTypeError
+        If ``graph`` is not a networkx graph, ``outputs`` is not an ordered sequence (a set or a
+        mapping is rejected) or an output is unhashable.
     InvalidGraphError
         If the graph is directed, a multigraph, has a self-loop or no node, or a node's rainbow is
-        missing or not a permutation of ``outputs`` (the node is named).
+        missing, not a sequence, or not a permutation of ``outputs`` (the node is named).
+
+    Notes
+    -----
+    ``graph`` is **copied** at construction: its nodes and edges go into integer arrays, and the
+    attribute dictionaries of the graph, of every node and of every edge are copied (attribute
+    *values* are shared, except that each node's rainbow attribute becomes a fresh list of its
+    validated rainbow). Later changes to the caller's graph are therefore not seen by this
+    object -- not by the verifier, and not by :func:`rainbowdp.io.save_graph` either.
+    :attr:`graph` is a networkx graph rebuilt from that copy on first use and frozen
+    (:func:`networkx.freeze`), so the structure every computation uses cannot drift from the
+    networkx view. Graphs built from arrays (:meth:`from_edges`) likewise hold no networkx graph
+    until :attr:`graph` is first asked for.
 
     References
     ----------
@@ -147,6 +228,17 @@ class RainbowGraph:
         rainbow: str = "rainbow",
         boundary: Iterable[Hashable] | None = None,
     ) -> None:
+        self._init_from_nx(graph, outputs, rainbow=rainbow, boundary=boundary)
+
+    def _init_from_nx(
+        self,
+        graph: nx.Graph,
+        outputs: Sequence[Hashable] | None,
+        *,
+        rainbow: str,
+        boundary: Iterable[Hashable] | None,
+    ) -> None:
+        """Validate ``graph`` and initialise from it, keeping a snapshot of its attributes."""
         if not isinstance(graph, nx.Graph):
             raise ParameterTypeError(
                 f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}."
@@ -161,6 +253,12 @@ class RainbowGraph:
                 "`graph` must be a simple graph, got a multigraph "
                 f"({type(graph).__name__}); use nx.Graph(graph)."
             )
+        try:
+            hash(rainbow)
+        except TypeError:
+            raise ParameterTypeError(
+                f"`rainbow` must be a node attribute name, got rainbow={rainbow!r}."
+            ) from None
         if graph.number_of_nodes() == 0:
             raise InvalidGraphError("`graph` must have at least one node, got an empty graph.")
         loop = next(nx.selfloop_edges(graph), None)
@@ -168,6 +266,9 @@ class RainbowGraph:
             raise InvalidGraphError(f"`graph` must not have self-loops, got the edge {loop[:2]!r}.")
         outs = _check_outputs(outputs if outputs is not None else graph.graph.get("outputs"))
         out_index = {o: j for j, o in enumerate(outs)}
+        # True == 1 and False == 0 in Python: only then can a bool match a non-bool output.
+        bool_sensitive = any(_is_bool(o) or o in (0, 1) for o in outs)
+        bool_outputs = any(_is_bool(o) for o in outs)
         q = len(outs)
         nodes = list(graph.nodes)
         table: dict[tuple[int, ...], int] = {}
@@ -179,9 +280,12 @@ class RainbowGraph:
                     f"node {node!r} has no `{rainbow}` attribute; every node "
                     "needs a rainbow (a permutation of `outputs`)."
                 )
-            if isinstance(rb, str | bytes) or not isinstance(rb, Iterable):
+            if not _is_sequence(rb):
+                kind = _unordered(rb)
+                why = f" ({kind} has no reliable order)" if kind else ""
                 raise InvalidGraphError(
-                    f"the rainbow of node {node!r} must be a sequence of outputs, got {rb!r}."
+                    f"the rainbow of node {node!r} must be a sequence (list, tuple or 1-D "
+                    f"array) of outputs, most preferred first{why}, got {rb!r}."
                 )
             try:
                 key = tuple(out_index[o] for o in rb)
@@ -190,6 +294,14 @@ class RainbowGraph:
                     f"the rainbow of node {node!r} must be a permutation of outputs={outs!r}, "
                     f"got {rb!r} (it names an unknown output)."
                 ) from None
+            if bool_sensitive and (bool_outputs or type(rb) is np.ndarray or bool in map(type, rb)):
+                clash = _bool_clash(rb, key, outs)
+                if clash is not _NO_CLASH:
+                    raise InvalidGraphError(
+                        f"the rainbow of node {node!r} must be a permutation of "
+                        f"outputs={outs!r}, got {rb!r} ({clash!r} is not an output: booleans "
+                        "and integers are different outputs)."
+                    )
             if len(key) != q or len(set(key)) != q:
                 raise InvalidGraphError(
                     f"the rainbow of node {node!r} must be a permutation of outputs={outs!r}, "
@@ -199,20 +311,41 @@ class RainbowGraph:
         rainbow_table = np.array(list(table), dtype=np.intp).reshape(len(table), q)
         index = {node: i for i, node in enumerate(nodes)}
         m = graph.number_of_edges()
-        flat = np.fromiter((index[x] for e in graph.edges() for x in e), dtype=np.intp, count=2 * m)
+        edge_attrs: dict[int, dict] = {}  # non-empty edge attributes, by edge row
+
+        def endpoints() -> Iterator[int]:
+            for k, (u, v, d) in enumerate(graph.edges(data=True)):
+                if d:
+                    edge_attrs[k] = dict(d)
+                yield index[u]
+                yield index[v]
+
+        flat = np.fromiter(endpoints(), dtype=np.intp, count=2 * m)
         edges = np.sort(flat.reshape(m, 2), axis=1)
         if boundary is None:
             boundary = graph.graph.get("boundary")
+        # A snapshot (see the class notes): later edits of the caller's graph change nothing.
+        # The attribute dictionaries are copied now; the networkx structure is rebuilt from the
+        # arrays when `graph` is first asked for (copying a large networkx graph edge by edge
+        # would cost more than everything else here).
+        rows = [[outs[j] for j in key] for key in table]
+        node_attrs = []
+        for (_, data), r in zip(graph.nodes(data=True), ids.tolist(), strict=True):
+            data = dict(data)
+            data[rainbow] = list(rows[r])
+            node_attrs.append(data)
+        graph_attrs = dict(graph.graph)
+        graph_attrs["outputs"] = list(outs)
         self._init(
             nodes,
             outs,
             edges,
             rainbow_table,
             ids,
-            nx_graph=graph,
             node_index=index,
             boundary=boundary,
         )
+        self._attributes = (graph_attrs, node_attrs, edge_attrs)
 
     # ------------------------------------------------------------------ construction helpers
     def _init(
@@ -223,7 +356,6 @@ class RainbowGraph:
         rainbow_table: np.ndarray,
         rainbow_ids: np.ndarray,
         *,
-        nx_graph: nx.Graph | None = None,
         node_index: dict | None = None,
         boundary: Iterable[Hashable] | None = None,
         answers: Sequence[Any] | None = None,
@@ -234,7 +366,8 @@ class RainbowGraph:
         self._edges = _readonly(np.ascontiguousarray(edges, dtype=np.intp))
         self._rainbow_table = _readonly(rainbow_table)
         self._rainbow_ids = _readonly(rainbow_ids)
-        self._nx = nx_graph
+        self._nx: nx.Graph | None = None
+        self._attributes: tuple[dict, list[dict], dict[int, dict]] | None = None
         self._node_index = node_index
         self._answers = tuple(answers) if answers is not None else None
         declared = np.zeros(self._n, dtype=bool)
@@ -244,7 +377,13 @@ class RainbowGraph:
                     f"`boundary` must be an iterable of nodes, got boundary={boundary!r}."
                 )
             for node in boundary:
-                declared[self.index_of(node if not isinstance(node, list) else tuple(node))] = True
+                key = node if not isinstance(node, list) else tuple(node)
+                try:
+                    declared[self.index_of(key)] = True
+                except InvalidGraphError:
+                    raise InvalidGraphError(
+                        f"`boundary` names the node {node!r}, which is not in the graph."
+                    ) from None
         self._declared = _readonly(declared)
 
     @classmethod
@@ -299,7 +438,7 @@ class RainbowGraph:
         """
         outs = _check_outputs(outputs)
         q = len(outs)
-        table = np.asarray(rainbow_table)
+        table = _regular_array(rainbow_table, "rainbow_table")
         if table.ndim != 2 or table.shape[1] != q or table.shape[0] == 0:
             raise InvalidGraphError(
                 f"`rainbow_table` must have shape (R, {q}) with R >= 1, got shape {table.shape}."
@@ -314,7 +453,7 @@ class RainbowGraph:
                 f"`rainbow_table` row {int(bad[0])} must be a permutation of "
                 f"range({q}), got {table[bad[0]].tolist()}."
             )
-        ids = np.asarray(rainbow_ids)
+        ids = _regular_array(rainbow_ids, "rainbow_ids")
         if ids.ndim != 1 or ids.shape[0] == 0 or not np.issubdtype(ids.dtype, np.integer):
             raise InvalidGraphError(
                 "`rainbow_ids` must be a non-empty 1-D integer array, got "
@@ -326,7 +465,7 @@ class RainbowGraph:
                 f"in [{ids.min()}, {ids.max()}]."
             )
         n = ids.shape[0]
-        e = np.asarray(edges)
+        e = _regular_array(edges, "edges")
         if e.size == 0:
             e = np.empty((0, 2), dtype=np.intp)
         if e.ndim != 2 or e.shape[1] != 2 or not np.issubdtype(e.dtype, np.integer):
@@ -354,6 +493,12 @@ class RainbowGraph:
                 f"`edges` must list each edge once (a simple graph), got [{k // n}, {k % n}] twice."
             )
         if nodes is not None:
+            kind = _unordered(nodes)
+            if kind is not None or isinstance(nodes, str | bytes):
+                raise ParameterTypeError(
+                    "`nodes` must be an ordered sequence of labels (label i names node i), "
+                    f"got nodes={nodes!r}."
+                )
             nodes = list(nodes)
             if len(nodes) != n:
                 raise InvalidGraphError(
@@ -436,7 +581,7 @@ class RainbowGraph:
                 np.asarray(outs, dtype=float)[None, :] - np.asarray(answers, dtype=float)[:, None]
             )
         else:
-            losses = np.array([[float(lossf(o, a)) for o in outs] for a in answers], dtype=float)
+            losses = np.array([[_loss_value(lossf, o, a) for o in outs] for a in answers])
             losses = losses.reshape(len(nodes), len(outs))
         if not np.all(np.isfinite(losses)):
             raise ParameterError("`loss` must return finite numbers, got a non-finite loss.")
@@ -461,7 +606,7 @@ class RainbowGraph:
         >>> G.n_nodes, G.boundary(["x", "y"])
         (4, [0])
         """
-        outs = _check_outputs(rainbow)
+        outs = _check_outputs(rainbow, "rainbow")
         n = check_int(n, "n", minimum=0)
         edges = np.column_stack([np.arange(n), np.arange(1, n + 1)])
         return cls._from_parts(
@@ -487,6 +632,25 @@ class RainbowGraph:
         >>> sorted(G.boundary((1, 2, 3))), sorted(G.interior((1, 2, 3)))
         ([0, 3], [1, 2])
         """
+        if isinstance(rainbows, str | bytes) or not isinstance(rainbows, Iterable):
+            raise ParameterTypeError(
+                f"`rainbows` must be a sequence of rainbows, got rainbows={rainbows!r}."
+            )
+        kind = _unordered(rainbows)
+        if kind is not None:
+            raise ParameterTypeError(
+                f"`rainbows` must be an ordered sequence (node i gets rainbows[i]), got {kind}: "
+                f"rainbows={rainbows!r}."
+            )
+        rainbows = list(rainbows)
+        for i, r in enumerate(rainbows):
+            if not _is_sequence(r):
+                kind = _unordered(r)
+                why = f" ({kind} has no reliable order)" if kind else ""
+                raise InvalidGraphError(
+                    f"the rainbow of node {i!r} must be a sequence (list, tuple or 1-D array) of "
+                    f"outputs, most preferred first{why}, got rainbows[{i}]={r!r}."
+                )
         rainbows = [tuple(r) for r in rainbows]
         if len(rainbows) < 3:
             raise InvalidGraphError(
@@ -532,7 +696,16 @@ class RainbowGraph:
         if not mus:
             raise InvalidGraphError("`distances` must contain at least one shift, got none.")
         size = n + 1
-        rho = np.arange(size, dtype=float) if distortion is None else np.asarray(distortion, float)
+        if distortion is None:
+            rho = np.arange(size, dtype=float)
+        else:
+            rho = _regular_array(distortion, "distortion")
+            if rho.dtype.kind not in "iuf":
+                raise ParameterTypeError(
+                    f"`distortion` must hold real numbers, got dtype {rho.dtype}: "
+                    f"distortion={distortion!r}."
+                )
+            rho = rho.astype(float)
         if rho.shape != (size,) or not np.all(np.isfinite(rho)):
             raise ParameterError(
                 f"`distortion` must hold {size} finite numbers, got {distortion!r}."
@@ -611,6 +784,16 @@ class RainbowGraph:
         >>> G.n_nodes, G.n_edges
         (6, 6)
         """
+        if isinstance(universe, str | bytes) or not isinstance(universe, Iterable):
+            raise ParameterTypeError(
+                f"`universe` must be a sequence of records, got universe={universe!r}."
+            )
+        kind = _unordered(universe)
+        if kind is not None:
+            raise ParameterTypeError(
+                "`universe` must be an ordered sequence (the order of the records fixes the "
+                f"node labels), got {kind}: universe={universe!r}; pass e.g. sorted(universe)."
+            )
         recs = list(universe)
         if not recs:
             raise InvalidGraphError("`universe` must contain at least one record, got none.")
@@ -740,7 +923,16 @@ class RainbowGraph:
         return tuple(self._outputs[j] for j in row)
 
     def rainbow_id(self, rainbow: Sequence[Hashable]) -> int:
-        """Index of ``rainbow`` in :attr:`rainbows`; raises if no node has it."""
+        """Index of ``rainbow`` in :attr:`rainbows`; raises if no node has it.
+
+        ``rainbow`` is a sequence of outputs, most preferred first; a set or a mapping is
+        rejected (:class:`ParameterTypeError`), as it has no reliable order.
+        """
+        if not _is_sequence(rainbow):
+            raise ParameterTypeError(
+                "`rainbow` must be a sequence (list, tuple or 1-D array) of outputs, most "
+                f"preferred first, got rainbow={rainbow!r}."
+            )
         try:
             key = [self.output_index[o] for o in rainbow]
         except (KeyError, TypeError):
@@ -748,6 +940,11 @@ class RainbowGraph:
                 f"`rainbow` must be a permutation of outputs="
                 f"{self._outputs!r}, got rainbow={rainbow!r}."
             ) from None
+        if _bool_clash(rainbow, key, self._outputs) is not _NO_CLASH:
+            raise InvalidGraphError(
+                f"`rainbow` must be a permutation of outputs={self._outputs!r}, got "
+                f"rainbow={rainbow!r} (booleans and integers are different outputs)."
+            )
         hit = (
             np.flatnonzero(np.all(self._rainbow_table == np.asarray(key), axis=1))
             if len(key) == self.n_outputs
@@ -803,19 +1000,34 @@ class RainbowGraph:
     # ------------------------------------------------------------------ networkx view
     @property
     def graph(self) -> nx.Graph:
-        """The networkx graph (built on first use for graphs made from arrays)."""
+        """The networkx graph, frozen, built on first use from this object's own data.
+
+        It is this object's own copy (see the class notes); use ``nx.Graph(G.graph)`` for an
+        editable one.
+        """
         if self._nx is None:
-            g = nx.Graph(outputs=list(self._outputs))
-            rbs = self.rainbows
-            g.add_nodes_from(
-                (node, {"rainbow": list(rbs[r])})
-                for node, r in zip(self.nodes, self._rainbow_ids.tolist(), strict=True)
-            )
             nodes = self.nodes
-            g.add_edges_from((nodes[a], nodes[b]) for a, b in self._edges.tolist())
-            if self._declared.any():
-                g.graph["boundary"] = [nodes[i] for i in np.flatnonzero(self._declared)]
-            self._nx = g
+            g = nx.Graph()
+            if self._attributes is not None:  # snapshot of the graph given to the constructor
+                graph_attrs, node_attrs, edge_attrs = self._attributes
+                g.graph.update(graph_attrs)
+                g.add_nodes_from(zip(nodes, node_attrs, strict=True))
+                g.add_edges_from(
+                    (nodes[a], nodes[b], edge_attrs.get(k, {}))
+                    for k, (a, b) in enumerate(self._edges.tolist())
+                )
+                self._attributes = None
+            else:  # built from arrays
+                g.graph["outputs"] = list(self._outputs)
+                rbs = self.rainbows
+                g.add_nodes_from(
+                    (node, {"rainbow": list(rbs[r])})
+                    for node, r in zip(nodes, self._rainbow_ids.tolist(), strict=True)
+                )
+                g.add_edges_from((nodes[a], nodes[b]) for a, b in self._edges.tolist())
+                if self._declared.any():
+                    g.graph["boundary"] = [nodes[i] for i in np.flatnonzero(self._declared)]
+            self._nx = nx.freeze(g)
         return self._nx
 
     def __repr__(self) -> str:

@@ -14,6 +14,9 @@ significant bits for differential privacy", CCS 2012).
 
 from __future__ import annotations
 
+import decimal
+import math
+import numbers
 import os
 from collections.abc import Hashable, Mapping
 from typing import Any
@@ -24,9 +27,97 @@ from ._validation import check_int
 from .exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from .graph import RainbowGraph
 
-__all__ = ["Mechanism"]
+__all__ = ["MAX_ATOL", "MAX_SAMPLE_SIZE", "ROW_ATOL", "Mechanism"]
 
+#: Default tolerance on each row sum.
 ROW_ATOL = 1e-9
+#: Largest accepted ``atol``: a looser tolerance would accept rows that are not distributions.
+MAX_ATOL = 1e-3
+#: Largest ``size`` of one :meth:`Mechanism.sample` call (about 32 bytes of memory per draw, so
+#: at most 512 MiB); draw larger samples in several calls.
+MAX_SAMPLE_SIZE = 2**24
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _check_atol(atol: Any) -> float:
+    if isinstance(atol, bool) or not isinstance(atol, numbers.Real):
+        raise ParameterTypeError(f"`atol` must be a real number, got atol={atol!r}.")
+    x = float(atol)
+    if not (math.isfinite(x) and 0.0 <= x <= MAX_ATOL):
+        raise ParameterError(
+            f"`atol` must be a finite number in [0, {MAX_ATOL:g}], got atol={atol!r}."
+        )
+    return x
+
+
+def _is_number_type(t: type) -> bool:
+    """A real-number type that is not a bool (Python, numpy, Fraction or Decimal)."""
+    return issubclass(t, numbers.Real | decimal.Decimal) and not issubclass(t, bool | np.bool_)
+
+
+def _real_array(value: Any, name: str, where: Any) -> np.ndarray:
+    """``value`` as a float64 array, refusing strings, booleans and other non-numbers.
+
+    ``np.asarray(["0.5"], dtype=float)`` would parse the string and ``True`` would become 1.0;
+    a mechanism is made of numbers, so the types are checked before converting: the dtype of an
+    array, and the type of every item of a (nested) list, since numpy silently upcasts a
+    ``True`` next to floats. ``where(index)`` describes the place of the first bad entry (e.g.
+    "for node 'd1'") for the message.
+    """
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise InvalidMechanismError(
+            f"`{name}` must be an array of numbers of a regular shape, got {name}={value!r} "
+            f"({exc})."
+        ) from None
+    kind = raw.dtype.kind
+    items = raw
+    if kind in "iuf" and not isinstance(value, np.ndarray):
+        items = np.array(value, dtype=object)  # the Python items, before numpy upcasts them
+        kind = "O"
+    bad: int | None = None
+    if kind == "O":
+        types = set(map(type, items.flat))
+        if not all(_is_number_type(t) for t in types):
+            bad = next(k for k, x in enumerate(items.flat) if not _is_number_type(type(x)))
+    elif kind not in "iuf":
+        bad = 0
+    if bad is not None:
+        if items.size == 0:
+            raise ParameterTypeError(f"`{name}` must hold real numbers, got {name}={value!r}.")
+        item = items.flat[bad]
+        item = item.item() if isinstance(item, np.generic) else item
+        if isinstance(item, bool):
+            what = "a boolean"
+        elif isinstance(item, str | bytes):
+            what = "a string"
+        else:
+            what = f"a value of type {type(item).__name__}"
+        idx = np.unravel_index(bad, items.shape) if items.ndim else ()
+        raise ParameterTypeError(
+            f"`{name}` must hold real numbers (not strings or booleans), got {what}, "
+            f"{item!r}, {where(tuple(int(k) for k in idx))}."
+        )
+    try:
+        return raw.astype(np.float64)
+    except (OverflowError, ValueError, TypeError, ArithmeticError):
+        raise InvalidMechanismError(
+            f"`{name}` must hold numbers representable as float64, got {name}={value!r}."
+        ) from None
+
+
+def _at_node(graph: RainbowGraph) -> Any:
+    """Describe the row of a multi-index as its node, for error messages."""
+    nodes = graph.nodes
+
+    def where(idx: tuple) -> str:
+        if idx and 0 <= idx[0] < len(nodes):
+            return f"for node {nodes[idx[0]]!r}"
+        return "in the array"
+
+    return where
 
 
 class Mechanism:
@@ -39,14 +130,20 @@ class Mechanism:
     probabilities : array_like of shape (N, q), or mapping node -> vector
         Row i (or the vector of node d) is the output distribution at that node, in
         ``graph.outputs`` order.
+        Entries must be real numbers: strings (even ``"0.5"``), booleans, complex numbers and
+        other objects are rejected rather than converted.
     atol : float, default 1e-9
-        Tolerance on each row sum. Rows are stored as given (not renormalised): the verifier
-        judges exactly the numbers the user supplied.
+        Tolerance on each row sum, a finite number in ``[0, MAX_ATOL]`` (``MAX_ATOL = 1e-3``).
+        Rows are stored as given (not renormalised): the verifier judges exactly the numbers
+        the user supplied.
 
     Raises
     ------
-    TypeError
-        If ``graph`` is not a :class:`RainbowGraph`.
+    ParameterTypeError
+        If ``graph`` is not a :class:`RainbowGraph`, an entry is not a real number (the node is
+        named), or ``atol`` is not a real number.
+    ParameterError
+        If ``atol`` is NaN, infinite, negative or larger than ``MAX_ATOL``.
     InvalidMechanismError
         On a wrong shape, a missing or unknown node, or a row with a negative, NaN or infinite
         entry or a sum other than 1 (the node is named).
@@ -66,36 +163,33 @@ class Mechanism:
             raise ParameterTypeError(
                 f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
             )
+        tol = _check_atol(atol)
         n, q = graph.n_nodes, graph.n_outputs
+        nodes = graph.nodes
         if isinstance(probabilities, Mapping):
             unknown = [d for d in probabilities if d not in graph.node_index]
             if unknown:
                 raise InvalidMechanismError(
                     f"`probabilities` names node {unknown[0]!r}, which is not in the graph."
                 )
-            missing = [d for d in graph.nodes if d not in probabilities]
+            missing = [d for d in nodes if d not in probabilities]
             if missing:
                 raise InvalidMechanismError(
                     f"`probabilities` has no distribution for node {missing[0]!r}."
                 )
-            rows = []
-            for d in graph.nodes:
-                row = np.asarray(probabilities[d], dtype=np.float64)
+            arr = np.empty((n, q), dtype=np.float64)
+            for i, d in enumerate(nodes):
+                row = _real_array(
+                    probabilities[d], "probabilities", lambda idx, d=d: f"for node {d!r}"
+                )
                 if row.shape != (q,):
                     raise InvalidMechanismError(
                         f"the distribution of node {d!r} must have {q} "
                         f"entries, got {probabilities[d]!r}."
                     )
-                rows.append(row)
-            arr = np.array(rows, dtype=np.float64).reshape(n, q)
+                arr[i] = row
         else:
-            try:
-                arr = np.array(probabilities, dtype=np.float64)
-            except (TypeError, ValueError) as exc:
-                raise InvalidMechanismError(
-                    "`probabilities` must be an (N, q) array of numbers "
-                    f"or a mapping node -> vector: {exc}"
-                ) from exc
+            arr = _real_array(probabilities, "probabilities", _at_node(graph))
             if arr.shape != (n, q):
                 raise InvalidMechanismError(
                     f"`probabilities` must have shape ({n}, {q}) "
@@ -116,12 +210,12 @@ class Mechanism:
                 f"non-negative, got {arr[i].tolist()}."
             )
         sums = arr.sum(axis=1)
-        off = np.abs(sums - 1.0) > atol
+        off = np.abs(sums - 1.0) > tol
         if off.any():
             i = int(np.flatnonzero(off)[0])
             raise InvalidMechanismError(
                 f"the distribution of node {graph.nodes[i]!r} must sum "
-                f"to 1 (within {atol:g}), got sum {sums[i]!r} for "
+                f"to 1 (within {tol:g}), got sum {sums[i]!r} for "
                 f"{arr[i].tolist()}."
             )
         arr.setflags(write=False)
@@ -166,7 +260,8 @@ class Mechanism:
             raise ParameterTypeError(
                 f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
             )
-        v = np.asarray(vectors, dtype=np.float64)
+        _check_atol(atol)
+        v = _real_array(vectors, "vectors", _at_node(graph))
         if v.shape != (graph.n_nodes, graph.n_outputs):
             raise InvalidMechanismError(
                 f"`vectors` must have shape ({graph.n_nodes}, "
@@ -252,7 +347,9 @@ class Mechanism:
         node : hashable
             The dataset d.
         size : int, optional
-            Number of draws; ``None`` returns a single output.
+            Number of draws, ``0 <= size <= MAX_SAMPLE_SIZE`` (``2**24`` per call; the draws
+            take about 32 bytes each while they are made, so one call stays under 512 MiB --
+            call again for more); ``None`` returns a single output.
         rng : "secure" or numpy.random.Generator, default "secure"
             Source of randomness: ``"secure"`` reads the operating system's CSPRNG (as the
             :mod:`secrets` module does); a ``numpy.random.Generator`` gives reproducible draws
@@ -263,7 +360,19 @@ class Mechanism:
         Returns
         -------
         output or numpy.ndarray
-            One output label, or an array of ``size`` labels.
+            One output label (the element of ``graph.outputs`` itself), or an array of ``size``
+            labels: of dtype int64 when every output is an integer in the int64 range, else of
+            dtype object.
+
+        Raises
+        ------
+        ParameterError
+            If ``size`` is negative or larger than ``MAX_SAMPLE_SIZE``, ``bits`` is outside
+            ``1..53`` or ``rng`` is a string other than ``"secure"``.
+        ParameterTypeError
+            If ``size`` or ``bits`` is not an integer or ``rng`` has the wrong type.
+        InvalidGraphError
+            If ``node`` is not a node of the graph.
 
         Examples
         --------
@@ -275,7 +384,7 @@ class Mechanism:
         """
         i = self._graph.index_of(node)
         bits = check_int(bits, "bits", minimum=1, maximum=53)
-        n = 1 if size is None else check_int(size, "size", minimum=0)
+        n = 1 if size is None else check_int(size, "size", minimum=0, maximum=MAX_SAMPLE_SIZE)
         if isinstance(rng, str):
             if rng != "secure":
                 raise ParameterError(
@@ -291,11 +400,17 @@ class Mechanism:
             )
         cdf = self._integer_cdf(self._p[i], bits)
         idx = np.searchsorted(cdf, u, side="right")
-        labels = np.empty(self._graph.n_outputs, dtype=object)
-        labels[:] = self._graph.outputs
+        outputs = self._graph.outputs
+        if size is None:
+            return outputs[int(idx[0])]
+        labels = np.empty(len(outputs), dtype=object)
+        for j, o in enumerate(outputs):  # element-wise: tuple outputs must stay single labels
+            labels[j] = o
         if all(
-            isinstance(o, int | np.integer) and not isinstance(o, bool) for o in self._graph.outputs
+            isinstance(o, int | np.integer)
+            and not isinstance(o, bool)
+            and _INT64_MIN <= int(o) <= _INT64_MAX
+            for o in outputs
         ):
             labels = labels.astype(np.int64)
-        out = labels[idx]
-        return out[0] if size is None else out
+        return labels[idx]

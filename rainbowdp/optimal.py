@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 
 from ._exact import MAX_EXACT_PAIRS, enclose_exp, unproven
-from ._kernels import float_error_bound
 from ._repair import proves_dp, repair
 from ._validation import check_delta, check_epsilon, check_int, check_probability_vector
 from .exceptions import (
@@ -732,7 +731,7 @@ def optimal_mechanism(
     mb = Mechanism(gb, pb)
     proof = unproven(pb, gb.edges, enclose_exp(eps), dlt, max_exact=MAX_EXACT_PAIRS)
     if proof.any() and not proof.violated:
-        mb = _certified(mb, eps, dlt)
+        mb = _certified(mb, eps, dlt, is_head)
     mech = g.pullback(mb)
     report = verify(mech, epsilon=eps, delta=dlt)  # defence in depth, on every edge of G
     if proof.violated or not report.is_private:
@@ -749,31 +748,38 @@ def optimal_mechanism(
     return mech
 
 
-def _certified(mech: Mechanism, eps: float, dlt: float) -> Mechanism:
-    r"""``mech`` if it is proved (ε, δ)-DP in exact arithmetic, else its smallest certified mix.
+def _certified(mech: Mechanism, eps: float, dlt: float, heads: np.ndarray) -> Mechanism:
+    r"""``mech`` mixed with the uniform distribution by the smallest weight that proves it DP.
 
-    The closed form is evaluated in floating point, so a tight ratio :math:`e^\epsilon p_k` may
-    exceed its exact bound by one rounding. Mixing every row with the uniform distribution by
-    the smallest λ the search finds (:func:`rainbowdp._repair.repair`; λ is typically
-    :math:`10^{-15}` to :math:`10^{-13}`) makes every tight constraint strict; the mixed
-    mechanism still dominates every (ε, δ)-DP mechanism up to λ per prefix sum.
+    The closed form is evaluated in floating point, so a tight constraint (a ratio
+    :math:`e^\epsilon p_k`, or a budget met with equality) may exceed its exact bound by one
+    rounding. Mixing rows with the uniform distribution by the smallest λ the search finds
+    (:func:`rainbowdp._repair.repair`, growing λ by 4 from :math:`10^{-16}`) makes every tight
+    constraint strict. The boundary rows ``heads`` are kept as given if mixing the other rows
+    suffices; otherwise every row is mixed (the boundary stays homogeneous). λ is about the
+    relative round-off of the tight constraints: :math:`10^{-16}` to :math:`10^{-13}` for
+    ε > 0, :math:`10^{-16}/\delta` for ε = 0.
     """
     g = mech.graph
     p = mech.probabilities
-    q = g.n_outputs
-    # First guess: each tight term must shrink by about the float error bound, and mixing
-    # shrinks it by λ((e^ε - 1)/q + its own size) (see rainbowdp._repair).
-    start = float_error_bound(q) * q / max(math.expm1(eps), q * dlt, float_error_bound(q))
-    out, _ = repair(
-        g,
-        p,
-        np.zeros(g.n_nodes, dtype=bool),
-        lambda P: P is not p and proves_dp(g, P, eps, dlt),  # p itself was just tried
-        start=min(1.0, start),
-        what=f"({eps:g}, {dlt:g})-DP",
-        equalise=eps == 0 and dlt == 0,
-    )
-    return mech if out is p else Mechanism(g, out)
+
+    def ok(P: np.ndarray) -> bool:
+        return P is not p and proves_dp(g, P, eps, dlt)  # p itself was just tried
+
+    what = f"({eps:g}, {dlt:g})-DP"
+    try:
+        out, _ = repair(g, p, heads, ok, start=1e-16, what=what)
+    except NotPrivateError:
+        out, _ = repair(
+            g,
+            p,
+            np.zeros(g.n_nodes, dtype=bool),
+            ok,
+            start=1e-16,
+            what=what,
+            equalise=eps == 0 and dlt == 0,
+        )
+    return Mechanism(g, out)
 
 
 def _check_validity(

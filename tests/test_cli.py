@@ -188,3 +188,184 @@ def test_design_with_contradictory_fixed_rows_exits_2(capsys, tmp_path):
         str(tmp_path / "o.json"),
     )
     assert code == 2 and "'d1'" in err and "'d2'" in err and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ exit codes with --certify
+def _mechanism_file(tmp_path, name, rows, outputs=("a", "b")):
+    from rainbowdp.graph import RainbowGraph
+    from rainbowdp.io import save_graph
+    from rainbowdp.mechanism import Mechanism
+
+    G = RainbowGraph.line(list(outputs), len(rows) - 1)
+    return str(save_graph(G, tmp_path / name, mechanism=Mechanism(G, rows)))
+
+
+def test_certify_exit_code_follows_the_certificate(capsys, tmp_path):
+    private = _mechanism_file(tmp_path, "p.json", [[0.5, 0.5], [0.6, 0.4]])
+    not_private = _mechanism_file(tmp_path, "n.json", [[1.0, 0.0], [0.0, 1.0]])
+    # One float64 ulp apart: the exact delta required, 2**-53, lies in the tolerance band.
+    undecided = _mechanism_file(
+        tmp_path, "u.json", [[0.5, 0.5], [0.5000000000000001, 0.4999999999999999]]
+    )
+    cases = [
+        (private, "1", 0, "private"),
+        (not_private, "1", 1, "not private"),
+        (undecided, "0", 3, "undecided"),
+    ]
+    for path, eps, code, verdict in cases:
+        got, out, err = run(capsys, "verify", path, "--epsilon", eps, "--certify", "--json")
+        assert (got, err) == (code, "")
+        data = json.loads(out)
+        assert data["certificate"] == verdict
+        lo, hi = data["certificate_delta_bounds"]
+        assert 0 <= lo <= hi <= 1
+    # Without --certify the float verdict of the undecided case is "private" (exit 0), so the
+    # certificate is what keeps it from reporting success.
+    assert run(capsys, "verify", undecided, "--epsilon", "0")[0] == 0
+    code, out, _ = run(capsys, "verify", undecided, "--epsilon", "0", "--certify")
+    assert code == 3 and "certified undecided" in out
+
+
+@pytest.mark.parametrize(("verdict", "code"), [("not private", 1), ("undecided", 3)])
+def test_certify_overrides_a_float_verdict_of_private(capsys, tmp_path, monkeypatch, verdict, code):
+    import dataclasses
+    import sys
+
+    certify_module = sys.modules["rainbowdp.certify"]
+    real = certify_module.certify
+
+    def fake(*args, **kwargs):
+        cert = real(*args, **kwargs)
+        return dataclasses.replace(cert, verdict=certify_module.Verdict(verdict))
+
+    monkeypatch.setattr(certify_module, "certify", fake)
+    path = _mechanism_file(tmp_path, "p.json", [[0.5, 0.5], [0.6, 0.4]])
+    assert run(capsys, "verify", path, "--epsilon", "1")[0] == 0  # float verdict: private
+    got, out, err = run(capsys, "verify", path, "--epsilon", "1", "--certify", "--json")
+    assert (got, err) == (code, "")
+    assert json.loads(out)["certificate"] == verdict
+
+
+# ------------------------------------------------------------------ JSON output
+def _strict_json(text):
+    def refuse(token):
+        raise AssertionError(f"non-JSON token {token} in the output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_output_is_strict_and_null_means_infinite(capsys, tmp_path):
+    # Output "a" has probability 0 at node 1: no finite epsilon works at delta = 0.
+    path = _mechanism_file(tmp_path, "z.json", [[1.0, 0.0], [0.0, 1.0]])
+    code, out, err = run(capsys, "verify", path, "--epsilon", "1", "--json", "--certify")
+    assert (code, err) == (1, "")
+    data = _strict_json(out)
+    assert data["epsilon_required"] is None and data["delta_required"] == 1.0
+    code, out, _ = run(capsys, "verify", path, "--epsilon", "1", "--delta", "1", "--json")
+    assert code == 0 and _strict_json(out)["epsilon_required"] == 0.0  # finite: not null
+
+
+@pytest.mark.parametrize("eps", ["800", "1e300"])
+def test_large_finite_epsilon_is_accepted(capsys, tmp_path, eps):
+    path = _mechanism_file(tmp_path, "p.json", [[0.5, 0.5], [0.6, 0.4]])
+    code, out, err = run(capsys, "verify", path, "--epsilon", eps, "--json")
+    assert (code, err) == (0, "")
+    assert _strict_json(out)["epsilon"] == float(eps)
+
+
+def test_mechanisms_with_zeros_and_subnormals_print_no_warning(capsys, tmp_path):
+    # pytest turns warnings into errors here, so a RuntimeWarning would fail the command.
+    rows = [[1.0, 0.0], [1.0, 1e-320], [1e-320, 1.0], [0.0, 1.0]]
+    path = _mechanism_file(tmp_path, "s.json", rows)
+    for argv in (
+        ["verify", path, "--epsilon", "0", "--json"],
+        ["verify", path, "--epsilon", "1", "--delta", "0.5", "--certify"],
+        ["plot", path, "-o", str(tmp_path / "s.png"), "--dpi", "30"],
+    ):
+        code, _, err = run(capsys, *argv)
+        assert code in (0, 1) and err == "", (argv, err)
+
+
+# ------------------------------------------------------------------ outputs, version, pipes
+@pytest.mark.parametrize("name", ["g.png", "g.PDF", "g.svg"])
+def test_plot_writes_each_supported_format(capsys, tmp_path, name):
+    code, out, err = run(
+        capsys, "plot", str(GRAPHS / "binary_path.json"), "-o", str(tmp_path / name), "--dpi", "30"
+    )
+    assert (code, err) == (0, "") and (tmp_path / name).stat().st_size > 0
+    assert str(tmp_path / name) in out
+
+
+def test_version(capsys):
+    from importlib.metadata import version
+
+    code, out, err = run(capsys, "--version")
+    assert (code, err) == (0, "") and out.strip() == f"rainbowdp {version('rainbowdp')}"
+    code, out, err = run(capsys, "--help")
+    assert (code, err) == (0, "") and "3 verify --certify: undecided" in " ".join(out.split())
+
+
+_MAIN = "import sys; from rainbowdp.cli import main; sys.exit(main())"
+
+
+def _run_into_closed_pipe(*argv):
+    """Run the command with standard output a pipe whose reader is already gone."""
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", _MAIN, *argv],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=300,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    return proc.returncode, proc.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["verify", str(GRAPHS / "count_path.json"), "--epsilon", "0.6932"], 0),
+        (["verify", str(GRAPHS / "binary_path.json"), "--epsilon", "1", "--json"], 1),
+        (["reproduce", "fig5"], 0),
+    ],
+)
+def test_a_closed_pipe_keeps_the_exit_code_and_stderr_empty(argv, code):
+    assert _run_into_closed_pipe(*argv) == (code, "")
+
+
+def test_a_reader_that_stops_after_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _MAIN, "demo", "--output-dir", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    first = proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=300) == 0 and err == ""
+    assert first.startswith(b"rainbowdp demo")
+
+
+def test_reproduce_and_design_write_only_their_own_formats(capsys, tmp_path):
+    code, _, err = run(capsys, "reproduce", "fig3", "-o", str(tmp_path / "f.svg"), "--dpi", "20")
+    assert (code, err) == (0, "") and (tmp_path / "f.svg").exists()
+    out = tmp_path / "lp.json"
+    argv = ["design", str(GRAPHS / "binary_path.json"), "--epsilon", "1", "-o", str(out)]
+    code, _, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    assert run(capsys, "verify", str(out), "--epsilon", "1", "--certify")[0] == 0
+    # nothing was written for refused outputs
+    assert run(capsys, *argv[:-1], str(tmp_path / "lp.txt"))[0] == 2
+    assert not (tmp_path / "lp.txt").exists() and not (tmp_path / "lp.txt.png").exists()

@@ -131,7 +131,11 @@ def test_from_records_neighbourhoods():
         (lambda: RainbowGraph(nx.Graph([(0, 0)]), [0]), InvalidGraphError, r"self-loops.*\(0, 0\)"),
         (lambda: RainbowGraph.line(["a", "a"], 2), InvalidGraphError, "'a' twice"),
         (lambda: RainbowGraph.line([["a"], "b"], 2), TypeError, "unhashable output"),
-        (lambda: RainbowGraph.line([], 2), InvalidGraphError, "outputs=()"),
+        (
+            lambda: RainbowGraph.line([], 2),
+            InvalidGraphError,
+            r"`rainbow` must not be empty.*rainbow=\[\]",
+        ),
         (lambda: RainbowGraph.line(["a"], -1), ValueError, "n=-1"),
         (lambda: RainbowGraph.circulant(4, [0]), ValueError, "distances=0"),
         (lambda: RainbowGraph.cycle([(0, 1)] * 2), InvalidGraphError, "got 2"),
@@ -169,3 +173,64 @@ def test_from_edges_rejects_bad_arrays():
         )
     with pytest.raises(InvalidGraphError, match="no node has the rainbow"):
         RainbowGraph.line([0, 1], 2).region([1, 0])
+
+
+def test_the_callers_graph_is_copied(tmp_path):
+    from rainbowdp.io import load, save_graph
+    from rainbowdp.mechanism import Mechanism
+    from rainbowdp.privacy import verify
+
+    g = nx.path_graph(3)
+    nx.set_node_attributes(g, {0: ["a", "b"], 1: ["a", "b"], 2: ["b", "a"]}, "rainbow")
+    g.graph["description"] = "before"
+    G = RainbowGraph(g, ["a", "b"])
+    M = Mechanism(G, [[0.6, 0.4], [0.6, 0.4], [0.4, 0.6]])
+    before = verify(M, epsilon=0.1)
+    # the caller edits its graph afterwards ...
+    g.add_edge(0, 2)
+    g.add_node(9, rainbow=["a", "b"])
+    g.nodes[0]["rainbow"] = ["b", "a"]
+    g.nodes[1]["colour"] = "red"
+    g.graph["description"] = "after"
+    # ... and neither the verifier nor the file sees it
+    assert G.n_nodes == 3 and G.n_edges == 2 and G.rainbow(0) == ("a", "b")
+    assert verify(M, epsilon=0.1).delta_required == before.delta_required
+    H, N = load(save_graph(G, tmp_path / "g.json", mechanism=M))
+    assert H.nodes == [0, 1, 2] and np.array_equal(H.edges, G.edges)
+    assert H.rainbow(0) == ("a", "b") and "colour" not in H.graph.nodes[1]
+    assert H.graph.graph["description"] == "before"
+    assert np.array_equal(N.probabilities, M.probabilities)
+
+
+def test_the_networkx_view_is_frozen_and_agrees_with_the_arrays():
+    g = nx.path_graph(2)
+    nx.set_node_attributes(g, {0: ("a", "b"), 1: np.array(["b", "a"])}, "rainbow")
+    G = RainbowGraph(g, ("a", "b"))
+    assert G.graph.nodes[1]["rainbow"] == ["b", "a"] and G.rainbow(1) == ("b", "a")
+    with pytest.raises(nx.NetworkXError, match="Frozen"):
+        G.graph.add_edge(0, 5)
+    editable = nx.Graph(G.graph)
+    editable.add_edge(0, 5)
+    assert G.n_edges == 1 and G.graph.number_of_edges() == 1
+    # graphs built from arrays hold no networkx graph until asked, then a frozen one
+    H = RainbowGraph.from_edges(
+        [[0, 1]], outputs=["a", "b"], rainbow_table=[[0, 1]], rainbow_ids=[0, 0]
+    )
+    assert H._nx is None
+    assert nx.is_frozen(H.graph) and sorted(H.graph.edges) == [(0, 1)]
+
+
+def test_rainbows_are_ordered_sequences():
+    g = nx.path_graph(3)
+    rainbows = {0: [0, 1, 2], 1: (0, 1, 2), 2: range(3)}
+    nx.set_node_attributes(g, rainbows, "rainbow")
+    assert RainbowGraph(g, [0, 1, 2]).rainbow_table.shape == (1, 3)
+    for unordered in ({0, 1, 2}, frozenset({0, 1, 2}), {0: "x", 1: "y", 2: "z"}):
+        g.nodes[2]["rainbow"] = unordered
+        with pytest.raises(InvalidGraphError, match=r"node 2 must be a sequence"):
+            RainbowGraph(g, [0, 1, 2])
+    # booleans are outputs of their own: True is not the output 1
+    B = RainbowGraph.line([True, False], 1)
+    assert B.rainbow(0) == (True, False) and B.region([True, False]) == [0, 1]
+    with pytest.raises(InvalidGraphError, match="booleans and integers"):
+        RainbowGraph.line([0, 1], 1).region([False, True])

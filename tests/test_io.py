@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 import networkx as nx
 import numpy as np
 import pytest
 
 from rainbowdp import bundled
-from rainbowdp.exceptions import GraphFileError
+from rainbowdp.exceptions import GraphFileError, ParameterError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.io import load, load_assignment, load_graph, load_mechanism, save_graph
 from rainbowdp.mechanism import Mechanism
@@ -132,3 +134,96 @@ def test_true_answers_survive_a_file_round_trip(tmp_path):
     H = load_graph(save_graph(G, tmp_path / "c.json"))
     assert H.answers == G.answers == (0, 1, 2, 3, 4)
     assert load_graph(save_graph(RainbowGraph.line([0, 1], 2), tmp_path / "l.json")).answers is None
+
+
+# ------------------------------------------------------------------ permissions of saved files
+def _saved_mode(path, umask, G):
+    old = os.umask(umask)
+    try:
+        save_graph(G, path)
+    finally:
+        os.umask(old)
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_new_files_get_the_umask_permissions_and_existing_files_keep_theirs(tmp_path):
+    G = RainbowGraph.line(["a", "b"], 1)
+    assert _saved_mode(tmp_path / "a.json", 0o022, G) == 0o644
+    assert _saved_mode(tmp_path / "b.json", 0o077, G) == 0o600
+    assert _saved_mode(tmp_path / "c.json", 0o002, G) == 0o664
+    # overwriting keeps the permission bits the user gave the file
+    (tmp_path / "a.json").chmod(0o640)
+    assert _saved_mode(tmp_path / "a.json", 0o022, G) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json", "c.json"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symbolic links")
+def test_saving_through_a_symlink_replaces_its_target(tmp_path):
+    G = RainbowGraph.line(["a", "b"], 1)
+    target = save_graph(RainbowGraph.line(["a", "b"], 3), tmp_path / "target.json")
+    (tmp_path / "link.json").symlink_to(target)
+    save_graph(G, tmp_path / "link.json")
+    assert (tmp_path / "link.json").is_symlink()
+    assert load_graph(target).n_nodes == 2
+
+
+def test_failed_writes_leave_no_file_behind(tmp_path, monkeypatch):
+    G = RainbowGraph.line(["a", "b"], 1)
+    (tmp_path / "d.json").mkdir()
+    with pytest.raises(IsADirectoryError):
+        save_graph(G, tmp_path / "d.json")
+
+    def refuse(src, dst):
+        raise PermissionError(13, "Permission denied", str(dst))
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(PermissionError):
+        save_graph(G, tmp_path / "x.json")
+    with pytest.raises(ParameterError, match="'outputs'"):
+        save_graph(G, tmp_path / "y.json", metadata={"outputs": ["z"]})
+    assert [p.name for p in tmp_path.iterdir()] == ["d.json"]
+
+
+# ------------------------------------------------------------------ what is written and read
+def test_files_are_strict_json_and_graph_attributes_are_not_parameters(tmp_path):
+    G = RainbowGraph.line(["a", "b"], 2)
+    path = save_graph(
+        G, tmp_path / "g.json", metadata={"incoming_graph_data": [[0, 9]], "note": "n"}
+    )
+    text = path.read_text()
+
+    def refuse(token):
+        raise AssertionError(token)
+
+    json.loads(text, parse_constant=refuse)
+    H = load_graph(path)  # an attribute named like an nx.Graph parameter adds no edge
+    assert H.n_edges == 2 and H.graph.graph["incoming_graph_data"] == [[0, 9]]
+
+
+def test_byte_order_mark_and_graphml_typed_attributes(tmp_path):
+    G = RainbowGraph.line(["a", "b"], 1)
+    text = save_graph(G, tmp_path / "g.json").read_text(encoding="utf-8")
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert load_graph(tmp_path / "bom.json").n_nodes == 2
+    g = nx.path_graph(2)
+    g.graph["outputs"] = json.dumps([0, 1])
+    for v in g:
+        g.nodes[v]["rainbow"] = json.dumps([0, 1])
+        g.nodes[v]["weight"] = 1.5  # a typed (double) attribute is kept
+    nx.write_graphml(g, tmp_path / "g.graphml")
+    H = load_graph(tmp_path / "g.graphml")
+    assert H.graph.nodes["0"]["weight"] == 1.5 and H.outputs == (0, 1)
+
+
+def test_mechanism_numbers_in_files_are_read_exactly(tmp_path):
+    data = {
+        "graph": {"outputs": [0, 1]},
+        "nodes": [
+            {"id": 0, "rainbow": [0, 1], "mechanism": [1, 0]},
+            {"id": 1, "rainbow": [1, 0], "mechanism": [0.25, 0.75]},
+        ],
+        "edges": [{"source": 0, "target": 1}],
+    }
+    (tmp_path / "m.json").write_text(json.dumps(data))
+    assert load_mechanism(tmp_path / "m.json").probabilities.tolist() == [[1, 0], [0.25, 0.75]]

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from scipy import stats
 
-from rainbowdp.exceptions import InvalidMechanismError
+from rainbowdp.exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from rainbowdp.graph import RainbowGraph
-from rainbowdp.mechanism import Mechanism
+from rainbowdp.mechanism import MAX_ATOL, MAX_SAMPLE_SIZE, Mechanism
 from rainbowdp.privacy import verify
 
 from .strategies import mechanisms
@@ -98,3 +98,81 @@ def test_mapping_construction_and_errors():
         M.sample(0, rng="fast")
     with pytest.raises(TypeError, match="rng=42"):
         M.sample(0, rng=42)
+
+
+def test_only_real_numbers_are_probabilities():
+    from decimal import Decimal
+    from fractions import Fraction
+
+    G = RainbowGraph.line(["y", "n"], 1)
+    exact = [[0.75, 0.25], [0.5, 0.5]]
+    for rows in (
+        exact,
+        np.array(exact, dtype=np.float32),
+        [[Fraction(3, 4), Fraction(1, 4)], [Decimal("0.5"), 0.5]],
+        {0: (0.75, 0.25), 1: np.array([0.5, 0.5])},
+    ):
+        assert Mechanism(G, rows).probabilities.tolist() == exact
+    assert Mechanism(G, np.array([[1, 0], [0, 1]])).probabilities.tolist() == [[1, 0], [0, 1]]
+    for rows in (
+        [[1, 0], [True, False]],
+        [[0.75, "0.25"], [0.5, 0.5]],
+        np.array([[1, 0]] * 2, bool),
+    ):
+        with pytest.raises(ParameterTypeError, match="`probabilities` must hold real numbers"):
+            Mechanism(G, rows)
+
+
+def test_the_mechanism_owns_its_numbers():
+    G = RainbowGraph.line(["y", "n"], 1)
+    rows = np.array([[0.75, 0.25], [0.5, 0.5]])
+    M = Mechanism(G, rows)
+    rows[0] = [0.0, 1.0]
+    assert M.probabilities[0].tolist() == [0.75, 0.25]
+    with pytest.raises(ValueError, match="read-only"):
+        M.probabilities[0, 0] = 1.0
+
+
+def test_atol_bounds():
+    G = RainbowGraph.line(["y", "n"], 1)
+    loose = [[0.5, 0.5005], [0.5, 0.5]]  # sums to 1.0005
+    with pytest.raises(InvalidMechanismError, match=r"within 1e-09"):
+        Mechanism(G, loose)
+    assert Mechanism(G, loose, atol=MAX_ATOL).probabilities[0, 1] == 0.5005
+    assert Mechanism(G, [[1.0, 0.0], [0.5, 0.5]], atol=0).probabilities.sum() == 2.0
+    for bad in (2 * MAX_ATOL, float("nan"), float("inf"), -1e-12):
+        with pytest.raises(ParameterError, match="`atol`"):
+            Mechanism(G, loose, atol=bad)
+    with pytest.raises(ParameterError, match="atol=nan"):  # rows summing to 5 are not accepted
+        Mechanism(G, [[2.5, 2.5], [0.5, 0.5]], atol=float("nan"))
+
+
+def test_sample_labels_beyond_int64_and_tuple_outputs():
+    rng = np.random.default_rng(7)
+    big = [2**70, -(2**64), 5]
+    G = RainbowGraph.line(big, 1)
+    M = Mechanism(G, [[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]])
+    draws = M.sample(0, 400, rng=rng)
+    assert draws.dtype == object and set(draws.tolist()) == set(big)
+    assert M.sample(1) == 2**70 and type(M.sample(1)) is int
+    G64 = RainbowGraph.line([2**63 - 1, -(2**63)], 1)
+    draws = Mechanism(G64, [[0.5, 0.5], [0.5, 0.5]]).sample(0, 50, rng=rng)
+    assert draws.dtype == np.int64 and set(draws.tolist()) == {2**63 - 1, -(2**63)}
+    T = RainbowGraph.line([(0, 1), (1, 0)], 1)
+    draws = Mechanism(T, [[0.5, 0.5], [0.0, 1.0]]).sample(0, 50, rng=rng)
+    assert draws.shape == (50,) and set(draws.tolist()) == {(0, 1), (1, 0)}
+    assert Mechanism(T, [[0.5, 0.5], [0.0, 1.0]]).sample(1) == (1, 0)
+
+
+def test_sample_size_is_checked_before_drawing(monkeypatch):
+    G = RainbowGraph.line(["a", "b"], 1)
+    M = Mechanism(G, [[0.5, 0.5], [0.5, 0.5]])
+
+    def no_draws(n):
+        raise AssertionError(f"os.urandom({n}) called")
+
+    monkeypatch.setattr("rainbowdp.mechanism.os.urandom", no_draws)
+    for size in (2**61, MAX_SAMPLE_SIZE + 1):
+        with pytest.raises(ParameterError, match=f"`size` must be <= {MAX_SAMPLE_SIZE}"):
+            M.sample(0, size)
+    assert M.sample(0, 0, rng=np.random.default_rng(0)).shape == (0,)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import networkx as nx
 import numpy as np
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rainbowdp._kernels as _kernels
+from rainbowdp.certify import exp_bounds
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import (
@@ -89,13 +91,20 @@ def test_profile_and_epsilon_are_monotone_and_consistent(M):
 @settings(max_examples=100, deadline=None)
 @given(mechanisms(max_nodes=5, max_outputs=4), epsilons)
 def test_pdp_matches_definition_and_dominates_dp(M, eps):
-    p = M.probabilities
-    x = math.exp(eps)
-    brute = 0.0
+    # Kadam et al., Definition 2 in exact arithmetic: P(v) > e^eps Q(v) decided with rational
+    # bounds L <= e^eps <= U; a comparison in the window (L Q, U Q] is undecidable and counted.
+    lo, hi = exp_bounds(eps)
+    rows = [[Fraction(x) for x in r] for r in M.probabilities.tolist()]
+    sure = maybe = Fraction(0)
     for u, v in M.graph.edges.tolist():
-        for a, b in ((p[u], p[v]), (p[v], p[u])):
-            brute = max(brute, sum(a[j] for j in range(len(a)) if a[j] > x * b[j]))
-    assert pdp_delta(M, eps) == pytest.approx(brute, abs=1e-15)
+        for a, b in ((rows[u], rows[v]), (rows[v], rows[u])):
+            sure = max(sure, sum((x for x, y in zip(a, b, strict=True) if x > hi * y), Fraction(0)))
+            maybe = max(
+                maybe, sum((x for x, y in zip(a, b, strict=True) if x > lo * y), Fraction(0))
+            )
+    reported = Fraction(pdp_delta(M, eps))
+    assert sure <= reported  # never below the exact leakage
+    assert reported <= maybe * (1 + Fraction(1, 2**50))  # and tight (rounded up once)
     # sum_{p > xq} p >= sum (p - xq)_+ : PDP leakage bounds the DP delta (Kadam et al., Thm 1)
     assert pdp_delta(M, eps) >= verify(M, epsilon=eps).delta_required - 1e-15
 
