@@ -43,6 +43,7 @@ from ._kernels import (
     directed_divergences,
     endpoint_rows,
     scaled_exp,
+    scaled_product,
 )
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "MAX_EXACT_PAIRS",
     "ExpEnclosure",
     "certified_zero",
+    "compare_exp",
     "delta_upper",
     "enclose_exp",
     "exact_divergences",
@@ -215,23 +217,18 @@ def float_error(p: np.ndarray, enc: ExpEnclosure) -> Fraction:
 def _pred_scaled(q: np.ndarray, m: float, k: int) -> np.ndarray:
     """Floats ``t`` with ``t < m 2^k Q``, or ``t == 0`` where ``m 2^k Q`` rounds to 0.
 
-    So ``P <= t`` proves ``P <= m 2^k Q`` for ``P >= 0``.
+    So ``P <= t`` proves ``P <= m 2^k Q`` for ``P >= 0`` (``inf`` on overflow: then the real
+    product exceeds every float).
     """
-    t = np.multiply(q, m)
+    t = scaled_product(q, m, k)
     np.nextafter(t, 0.0, out=t)
-    if k:
-        with np.errstate(over="ignore"):
-            np.ldexp(t, k, out=t)
     return t
 
 
 def _succ_scaled(q: np.ndarray, m: float, k: int) -> np.ndarray:
-    """A float array strictly above :math:`m\\,2^k\\,Q` elementwise (``inf`` on overflow)."""
-    with np.errstate(over="ignore"):
-        t = np.multiply(q, m)
-        np.nextafter(t, np.inf, out=t)
-        if k:
-            np.ldexp(t, k, out=t)
+    r"""A float array strictly above :math:`m\,2^k\,Q` elementwise (``inf`` on overflow)."""
+    t = scaled_product(q, m, k)
+    np.nextafter(t, np.inf, out=t)
     return t
 
 
@@ -395,6 +392,28 @@ def delta_upper(
     return float_at_least(Fraction(best, 1 << _SCALE))
 
 
+def compare_exp(pa: np.ndarray, pb: np.ndarray, enc: ExpEnclosure) -> tuple[np.ndarray, np.ndarray]:
+    r"""Masks ``(yes, no)``: proved :math:`P_a > e^\epsilon P_b`; proved the opposite.
+
+    Elementwise over arrays of equal shape. A rigorous float filter decides most entries
+    ("no" if :math:`P_a \le \mathrm{pred}(\mathrm{fl}(m_{lo}2^kP_b))`, "yes" if
+    :math:`P_a > \mathrm{succ}(\mathrm{fl}(m_{hi}2^kP_b))`); the rest are compared exactly with
+    Python integers against L and U. Entries with :math:`L P_b < P_a \le U P_b` (a window of
+    relative width :math:`2^{-190}`) are in neither mask.
+    """
+    with np.errstate(under="ignore"):
+        no = (pa <= _pred_scaled(pb, enc.m_lo, enc.k)) | (pa == 0)
+        yes = pa > _succ_scaled(pb, enc.m_hi, enc.k)
+    unsure = ~(no | yes)
+    if unsure.any():
+        idx = np.nonzero(unsure)
+        ai = int_rows(pa[idx]) * (1 << EXP_BITS)
+        bi = int_rows(pb[idx])
+        no[idx] = (ai <= bi * enc.lo_num).astype(bool)
+        yes[idx] = (ai > bi * enc.hi_num).astype(bool)
+    return yes, no
+
+
 def pdp_leakage_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosure) -> float:
     r"""A float :math:`\ge \max_{(a,b)} \sum_v P_a(v)\,\mathbf 1[P_a(v) > e^\epsilon P_b(v)]`.
 
@@ -412,20 +431,10 @@ def pdp_leakage_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclo
     q = p.shape[1]
     sums = np.empty(a.size)
     leaks = np.empty((a.size, q), dtype=bool)
-    with np.errstate(under="ignore"):
-        for rows, pa, pb in endpoint_rows(p, a, b):
-            no = (pa <= _pred_scaled(pb, enc.m_lo, enc.k)) | (pa == 0)
-            yes = pa > _succ_scaled(pb, enc.m_hi, enc.k)
-            unsure = ~(no | yes)
-            if unsure.any():
-                r, v = np.nonzero(unsure)
-                ai = int_rows(pa[r, v])
-                bi = int_rows(pb[r, v])
-                # no leak only if proved P_a <= L P_b; otherwise (leak or undecided) count it
-                proved_no = ai * (1 << EXP_BITS) <= bi * enc.lo_num
-                yes[r, v] = ~proved_no.astype(bool)
-            leaks[rows] = yes
-            sums[rows] = np.where(yes, pa, 0.0).sum(axis=1)
+    for rows, pa, pb in endpoint_rows(p, a, b):
+        _, no = compare_exp(pa, pb, enc)
+        leaks[rows] = ~no  # leak unless proved P_a <= e^eps P_b
+        sums[rows] = np.where(leaks[rows], pa, 0.0).sum(axis=1)
     s_max = float(sums.max())
     if s_max == 0.0:
         return 0.0

@@ -38,6 +38,11 @@ CHUNK_ELEMENTS = 1 << 16
 #: ε (1075 ln 2 = 745.13...).
 EPS_SATURATION = 746.0
 
+#: ln 2 = _LN2_HI + _LN2_LO to about 2^-85: hi has 32 significant bits, so k * hi is exact for
+#: integers k < 2^21 (the classic fdlibm split).
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+
 #: Binary exponent used for "e^ε is beyond every ratio" (ε >= EPS_SATURATION).
 _K_SATURATED = 2200
 
@@ -60,11 +65,11 @@ def float_error_bound(n_outputs: int) -> float:
 def scaled_exp(epsilon: float) -> tuple[float, int]:
     r"""``(m, k)`` with :math:`m\,2^k \approx e^\epsilon`, m finite and ``k >= 0``.
 
-    For ε <= 700, ``(math.exp(ε), 0)``. Above, :math:`k = \lceil (\epsilon - 700)/\ln 2\rceil`
-    and :math:`m = e^{\epsilon - k \ln 2}` (relative error a few times :math:`10^{-13}`, which
-    the certifier's error bound accounts for). From :data:`EPS_SATURATION` on, ``(1.0, 2200)``:
-    a stand-in larger than every likelihood ratio of float64 probabilities, at which the
-    hockey-stick divergence equals its value at :math:`e^\epsilon` exactly.
+    For ε <= 700, ``(math.exp(ε), 0)``. Above, :math:`k = \lfloor \epsilon/\ln 2\rfloor` and
+    :math:`m = e^{\epsilon - k \ln 2} \in [1, 2)` with a two-part ln 2 (relative error of a few
+    ulps, which the certifier's error bound accounts for). From :data:`EPS_SATURATION` on,
+    ``(1.0, 2200)``: a stand-in larger than every likelihood ratio of float64 probabilities, at
+    which the hockey-stick divergence equals its value at :math:`e^\epsilon` exactly.
 
     Examples
     --------
@@ -78,17 +83,21 @@ def scaled_exp(epsilon: float) -> tuple[float, int]:
         return math.exp(epsilon), 0
     if epsilon >= EPS_SATURATION:
         return 1.0, _K_SATURATED
-    k = math.ceil((epsilon - 700.0) / math.log(2.0))
-    return math.exp(epsilon - k * math.log(2.0)), k
+    k = math.floor(epsilon / math.log(2.0))
+    # Cody-Waite: k * _LN2_HI is exact (k < 2^11, _LN2_HI has 32 significant bits) and so is
+    # epsilon - k * _LN2_HI (Sterbenz), so r = epsilon - k ln 2 in [0, ln 2) errs by about one
+    # ulp of r and m = e^r by about one ulp.
+    return math.exp((epsilon - k * _LN2_HI) - k * _LN2_LO), k
 
 
 def scaled_product(q: np.ndarray, m: float, k: int, out: np.ndarray | None = None) -> np.ndarray:
-    r""":math:`\mathrm{fl}(m Q)\, 2^k` elementwise (``inf`` where it overflows, 0 where Q is 0)."""
-    out = np.multiply(q, m, out=out)
+    r""":math:`\mathrm{fl}(m\,(2^k Q))` elementwise: one rounding (``inf`` on overflow, 0 where Q
+    is 0). Scaling by :math:`2^k` first is exact, so subnormal Q lose no precision."""
     if k:
         with np.errstate(over="ignore"):
-            np.ldexp(out, k, out=out)
-    return out
+            out = np.ldexp(q, k, out=out)
+            return np.multiply(out, m, out=out)
+    return np.multiply(q, m, out=out)
 
 
 def endpoint_rows(

@@ -46,6 +46,8 @@ from typing import Any
 import numpy as np
 
 from ._exact import (
+    MAX_EXACT_PAIRS,
+    compare_exp,
     delta_upper,
     enclose_exp,
     int_rows,
@@ -251,7 +253,9 @@ def verify(
     if bwd[w] > fwd[w]:
         u, v = v, u
     worst = delta_upper(p, edges, enc, fwd, bwd)
-    s_mask = p[u] > scaled_product(p[v], enc.m, enc.k)
+    # S* = {v : P_u(v) > e^eps P_v(v)}, decided exactly (float only inside a 2^-190 window)
+    yes, no = compare_exp(p[u], p[v], enc)
+    s_mask = yes | (~no & (p[u] > scaled_product(p[v], enc.m, enc.k)))
     witness = tuple(o for o, keep in zip(g.outputs, s_mask, strict=True) if keep)
     n_viol = int(np.count_nonzero(edge_deltas > dlt + slack))
     return VerificationReport(
@@ -313,14 +317,17 @@ def privacy_profile(mechanism: Mechanism, epsilons: Sequence[float] | np.ndarray
     return out
 
 
-def _pair_log_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> np.ndarray:
+def _pair_log_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> tuple[np.ndarray, np.ndarray]:
     """Float estimate of the smallest ε >= 0 with H_{e^ε}(a_i || b_i) <= delta, per row i.
 
     Works with log-ratios, so ratios beyond the float range (a subnormal b) are not lost;
-    ``inf`` where the a-mass on outputs with b = 0 exceeds ``delta``. Not rigorous by itself:
-    :func:`epsilon_for_delta` rounds it up and proves the result.
+    ``inf`` where the a-mass on outputs with b = 0 exceeds ``delta``. Returns the estimates and
+    a generous estimate of their error (``inf`` where the linear piece is ambiguous, i.e. H at
+    a breakpoint is within round-off of δ; large where ``A_j - δ`` cancels). Not rigorous by
+    itself: :func:`epsilon_for_delta` recomputes the candidates for the maximum exactly, rounds
+    up and proves the result.
     """
-    n, _ = a.shape
+    n, q = a.shape
     zero_q = b <= 0
     budget = delta - np.where(zero_q, a, 0.0).sum(axis=1)  # loss = +inf on those outputs
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -344,15 +351,24 @@ def _pair_log_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> np.ndarray:
     num = aj - budget
     with np.errstate(divide="ignore", invalid="ignore"):
         e = np.where((j > 0) & (bj > 0) & (num > 0), np.log(num) - np.log(bj), 0.0)
-    return np.where(budget < 0, np.inf, np.maximum(e, 0.0))
+        # error: the cancellation in A_j - budget, the logs, and an ambiguous piece
+        err = 64 * q * _U64 * (1.0 + (aj + np.abs(budget)) / np.where(num > 0, num, np.inf))
+        err = err + 64 * _U64 * np.maximum(1.0, np.abs(e))
+        near = np.abs(h_at - budget[:, None]) <= 1e-9 * (1.0 + np.abs(budget[:, None]))
+    err = np.where(near.any(axis=1) | ((j > 0) & (num <= 0)), np.inf, err)
+    return np.where(budget < 0, np.inf, np.maximum(e, 0.0)), err
 
 
 #: Relative amount by which :func:`epsilon_for_delta` raises its float estimate before proving
 #: it: far above float64 round-off, so the rigorous float filters settle almost every edge.
 _EPS_BUMP = 2.0**-45
-#: Rounds of "prove, and on failure recompute the failing pairs exactly" before every directed
-#: edge is recomputed exactly.
-_EPS_ROUNDS = 3
+#: Unit round-off of float64.
+_U64 = 2.0**-53
+#: At most this many directed edges that may attain the maximum are recomputed exactly.
+_EPS_EXACT_LIMIT = 4096
+#: Rounds of "prove, and on failure recompute the failing pairs exactly (or, if there are very
+#: many, raise ε)" before every directed edge is recomputed exactly.
+_EPS_ROUNDS = 4
 
 
 def _bumped(e: float) -> float:
@@ -428,36 +444,56 @@ def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
     if n_e == 0:
         return 0.0
     cand = np.empty((2, n_e))
+    err = np.empty((2, n_e))
     for rows, a, b in endpoint_rows(p, edges[:, 0], edges[:, 1]):
-        cand[0, rows] = _pair_log_epsilon(a, b, dlt)
-        cand[1, rows] = _pair_log_epsilon(b, a, dlt)
+        cand[0, rows], err[0, rows] = _pair_log_epsilon(a, b, dlt)
+        cand[1, rows], err[1, rows] = _pair_log_epsilon(b, a, dlt)
     heads = (edges[:, 0], edges[:, 1])
     tails = (edges[:, 1], edges[:, 0])
+
+    def pairs(dirs: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return (
+            np.where(dirs == 0, heads[0][idx], heads[1][idx]),
+            np.where(dirs == 0, tails[0][idx], tails[1][idx]),
+        )
+
     inf_pairs = np.isinf(cand)
     if inf_pairs.any():  # decide "infinite" exactly: float sums of the zero-Q mass may round
-        dirs, idx = np.nonzero(inf_pairs)
-        a = np.where(dirs == 0, heads[0][idx], heads[1][idx])
-        b = np.where(dirs == 0, tails[0][idx], tails[1][idx])
-        worst = _exact_candidates(p, a, b, dlt)
+        worst = _exact_candidates(p, *pairs(*np.nonzero(inf_pairs)), dlt)
         if worst is None:
             return math.inf
-        cand[inf_pairs] = worst
-    eps_hat = _bumped(float(cand.max()))
-    for round_ in range(_EPS_ROUNDS + 1):
-        bad_f, bad_b, _ = unproven(p, edges, enclose_exp(eps_hat), dlt)
-        if not (bad_f.any() or bad_b.any()):
+        cand[inf_pairs], err[inf_pairs] = worst, 0.0
+    # The directed edges that may attain the maximum are recomputed exactly (tightness);
+    # the others keep their float estimate, raised by the bump. Then everything is proved.
+    floor = float(np.max(cand - err))
+    maybe = np.flatnonzero((cand + err >= floor).ravel())
+    if maybe.size > _EPS_EXACT_LIMIT:
+        maybe = maybe[np.argsort(-(cand + err).ravel()[maybe])[:_EPS_EXACT_LIMIT]]
+    exact_eps = _exact_candidates(p, *pairs(*np.unravel_index(maybe, cand.shape)), dlt)
+    if exact_eps is None:  # pragma: no cover - infinite pairs were decided above
+        return math.inf
+    rest = np.ones(cand.size, dtype=bool)
+    rest[maybe] = False
+    eps_hat = max(exact_eps, _bumped(float(cand.ravel()[rest].max(initial=0.0))))
+    for round_ in range(_EPS_ROUNDS):
+        bad_f, bad_b, _ = unproven(p, edges, enclose_exp(eps_hat), dlt, max_exact=MAX_EXACT_PAIRS)
+        n_bad = int(bad_f.sum() + bad_b.sum())
+        if n_bad == 0:
             return eps_hat
-        if round_ == _EPS_ROUNDS - 1:  # last resort: every directed edge exactly
-            bad_f = bad_b = np.ones(n_e, dtype=bool)
+        if n_bad > _EPS_EXACT_LIMIT:  # many near-ties: move away from them in floats
+            eps_hat = eps_hat + _EPS_BUMP * 16 ** (round_ + 1) * max(1.0, eps_hat)
+            continue
         a = np.concatenate([heads[0][bad_f], heads[1][bad_b]])
         b = np.concatenate([tails[0][bad_f], tails[1][bad_b]])
         worst = _exact_candidates(p, a, b, dlt)
         if worst is None:  # pragma: no cover - infinite pairs were decided above
             return math.inf
         eps_hat = max(eps_hat, worst)
-    raise AssertionError(  # pragma: no cover - the exact candidates always prove
-        f"epsilon_for_delta could not prove epsilon={eps_hat!r}"
+    # last resort (not reached in practice): every directed edge in exact arithmetic
+    worst = _exact_candidates(
+        p, np.concatenate([heads[0], heads[1]]), np.concatenate([tails[0], tails[1]]), dlt
     )
+    return math.inf if worst is None else max(eps_hat, worst)
 
 
 def pdp_delta(mechanism: Mechanism, epsilon: float) -> float:
