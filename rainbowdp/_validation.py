@@ -7,10 +7,11 @@ messages follow one pattern: they name the parameter in backticks and echo the b
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 import sys
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ __all__ = [
     "check_int",
     "check_nonnegative_float",
     "check_probability_vector",
+    "real_array",
 ]
 
 
@@ -101,24 +103,87 @@ def check_int(
     return x
 
 
+def _is_number_type(t: type) -> bool:
+    """A real-number type that is not a bool (Python, numpy, Fraction or Decimal)."""
+    return issubclass(t, numbers.Real | decimal.Decimal) and not issubclass(t, bool | np.bool_)
+
+
+def real_array(
+    value: Any,
+    name: str,
+    where: Callable[[tuple], str] | None = None,
+    *,
+    error: type[Exception] = ParameterError,
+) -> np.ndarray:
+    """``value`` as a float64 array, refusing strings, booleans and other non-numbers.
+
+    ``np.asarray(["0.5"], dtype=float)`` would parse the string and ``True`` would become 1.0;
+    a mechanism is made of numbers, so the types are checked before converting: the dtype of an
+    array, and the type of every item of a (nested) list, since numpy silently upcasts a
+    ``True`` next to floats. ``where(index)`` describes the place of the first bad entry (e.g.
+    "for node 'd1'") for the message; ``error`` is raised for a ragged or out-of-range array.
+    """
+    if where is None:
+
+        def where(idx: tuple) -> str:
+            return f"at index {list(idx)}"
+
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise error(
+            f"`{name}` must be an array of numbers of a regular shape, got {name}={value!r} "
+            f"({exc})."
+        ) from None
+    kind = raw.dtype.kind
+    items = raw
+    if kind in "iuf" and not isinstance(value, np.ndarray):
+        items = np.array(value, dtype=object)  # the Python items, before numpy upcasts them
+        kind = "O"
+    bad: int | None = None
+    if kind == "O":
+        types = set(map(type, items.flat))
+        if not all(_is_number_type(t) for t in types):
+            bad = next(k for k, x in enumerate(items.flat) if not _is_number_type(type(x)))
+    elif kind not in "iuf":
+        bad = 0
+    if bad is not None:
+        if items.size == 0:
+            raise ParameterTypeError(f"`{name}` must hold real numbers, got {name}={value!r}.")
+        item = items.flat[bad]
+        item = item.item() if isinstance(item, np.generic) else item
+        if isinstance(item, bool):
+            what = "a boolean"
+        elif isinstance(item, str | bytes):
+            what = "a string"
+        else:
+            what = f"a value of type {type(item).__name__}"
+        idx = np.unravel_index(bad, items.shape) if items.ndim else ()
+        raise ParameterTypeError(
+            f"`{name}` must hold real numbers (not strings or booleans), got {what}, "
+            f"{item!r}, {where(tuple(int(k) for k in idx))}."
+        )
+    try:
+        return raw.astype(np.float64)
+    except (OverflowError, ValueError, TypeError, ArithmeticError):
+        raise error(
+            f"`{name}` must hold numbers representable as float64, got {name}={value!r}."
+        ) from None
+
+
 def check_probability_vector(
     value: Any,
     name: str,
     *,
     size: int | None = None,
     atol: float = 1e-9,
-    error: type[Exception] = ValueError,
+    error: type[Exception] = ParameterError,
 ) -> np.ndarray:
     """Return ``value`` as a 1-D float64 array after checking it is a probability vector.
 
     The entries must be finite and non-negative and sum to one within ``atol``.
     """
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ParameterTypeError(
-            f"`{name}` must be a vector of numbers, got {name}={value!r}."
-        ) from exc
+    arr = real_array(value, name, error=error)
     if arr.ndim != 1:
         raise error(
             f"`{name}` must be one-dimensional, got shape {arr.shape} for {name}={value!r}."

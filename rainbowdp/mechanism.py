@@ -14,7 +14,6 @@ significant bits for differential privacy", CCS 2012).
 
 from __future__ import annotations
 
-import decimal
 import math
 import numbers
 import os
@@ -23,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_int
+from ._validation import check_int, real_array
 from .exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from .graph import RainbowGraph
 
@@ -49,63 +48,6 @@ def _check_atol(atol: Any) -> float:
             f"`atol` must be a finite number in [0, {MAX_ATOL:g}], got atol={atol!r}."
         )
     return x
-
-
-def _is_number_type(t: type) -> bool:
-    """A real-number type that is not a bool (Python, numpy, Fraction or Decimal)."""
-    return issubclass(t, numbers.Real | decimal.Decimal) and not issubclass(t, bool | np.bool_)
-
-
-def _real_array(value: Any, name: str, where: Any) -> np.ndarray:
-    """``value`` as a float64 array, refusing strings, booleans and other non-numbers.
-
-    ``np.asarray(["0.5"], dtype=float)`` would parse the string and ``True`` would become 1.0;
-    a mechanism is made of numbers, so the types are checked before converting: the dtype of an
-    array, and the type of every item of a (nested) list, since numpy silently upcasts a
-    ``True`` next to floats. ``where(index)`` describes the place of the first bad entry (e.g.
-    "for node 'd1'") for the message.
-    """
-    try:
-        raw = np.asarray(value)
-    except (TypeError, ValueError) as exc:  # ragged nesting
-        raise InvalidMechanismError(
-            f"`{name}` must be an array of numbers of a regular shape, got {name}={value!r} "
-            f"({exc})."
-        ) from None
-    kind = raw.dtype.kind
-    items = raw
-    if kind in "iuf" and not isinstance(value, np.ndarray):
-        items = np.array(value, dtype=object)  # the Python items, before numpy upcasts them
-        kind = "O"
-    bad: int | None = None
-    if kind == "O":
-        types = set(map(type, items.flat))
-        if not all(_is_number_type(t) for t in types):
-            bad = next(k for k, x in enumerate(items.flat) if not _is_number_type(type(x)))
-    elif kind not in "iuf":
-        bad = 0
-    if bad is not None:
-        if items.size == 0:
-            raise ParameterTypeError(f"`{name}` must hold real numbers, got {name}={value!r}.")
-        item = items.flat[bad]
-        item = item.item() if isinstance(item, np.generic) else item
-        if isinstance(item, bool):
-            what = "a boolean"
-        elif isinstance(item, str | bytes):
-            what = "a string"
-        else:
-            what = f"a value of type {type(item).__name__}"
-        idx = np.unravel_index(bad, items.shape) if items.ndim else ()
-        raise ParameterTypeError(
-            f"`{name}` must hold real numbers (not strings or booleans), got {what}, "
-            f"{item!r}, {where(tuple(int(k) for k in idx))}."
-        )
-    try:
-        return raw.astype(np.float64)
-    except (OverflowError, ValueError, TypeError, ArithmeticError):
-        raise InvalidMechanismError(
-            f"`{name}` must hold numbers representable as float64, got {name}={value!r}."
-        ) from None
 
 
 def _at_node(graph: RainbowGraph) -> Any:
@@ -179,8 +121,11 @@ class Mechanism:
                 )
             arr = np.empty((n, q), dtype=np.float64)
             for i, d in enumerate(nodes):
-                row = _real_array(
-                    probabilities[d], "probabilities", lambda idx, d=d: f"for node {d!r}"
+                row = real_array(
+                    probabilities[d],
+                    "probabilities",
+                    lambda idx, d=d: f"for node {d!r}",
+                    error=InvalidMechanismError,
                 )
                 if row.shape != (q,):
                     raise InvalidMechanismError(
@@ -189,7 +134,9 @@ class Mechanism:
                     )
                 arr[i] = row
         else:
-            arr = _real_array(probabilities, "probabilities", _at_node(graph))
+            arr = real_array(
+                probabilities, "probabilities", _at_node(graph), error=InvalidMechanismError
+            )
             if arr.shape != (n, q):
                 raise InvalidMechanismError(
                     f"`probabilities` must have shape ({n}, {q}) "
@@ -261,7 +208,7 @@ class Mechanism:
                 f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
             )
         _check_atol(atol)
-        v = _real_array(vectors, "vectors", _at_node(graph))
+        v = real_array(vectors, "vectors", _at_node(graph), error=InvalidMechanismError)
         if v.shape != (graph.n_nodes, graph.n_outputs):
             raise InvalidMechanismError(
                 f"`vectors` must have shape ({graph.n_nodes}, "

@@ -39,7 +39,7 @@ import numpy as np
 
 from ._exact import MAX_EXACT_PAIRS, enclose_exp, unproven
 from ._repair import proves_dp, repair
-from ._validation import check_delta, check_epsilon, check_int, check_probability_vector
+from ._validation import check_delta, check_epsilon, check_int, check_probability_vector, real_array
 from .exceptions import (
     InvalidBoundaryError,
     NoOptimalMechanismError,
@@ -83,12 +83,7 @@ def _check_variant(variant: Any) -> str:
 
 def _check_distributions(p: Any, name: str) -> np.ndarray:
     """A probability vector, or a 2-D array of them (rows); returned as float64."""
-    try:
-        arr = np.asarray(p, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ParameterTypeError(
-            f"`{name}` must be an array of numbers, got {name}={p!r}."
-        ) from exc
+    arr = real_array(p, name)
     if arr.ndim == 1:
         return check_probability_vector(arr, name)
     if arr.ndim != 2 or arr.shape[1] == 0:

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_nonnegative_float
+from ._validation import check_nonnegative_float, real_array
 from .exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from .graph import RainbowGraph
 from .mechanism import Mechanism
@@ -50,12 +50,7 @@ __all__ = [
 
 
 def _as_vectors(value: Any, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ParameterTypeError(
-            f"`{name}` must be an array of numbers, got {name}={value!r}."
-        ) from exc
+    arr = real_array(value, name)
     if arr.ndim not in (1, 2) or arr.shape[-1] == 0:
         raise ParameterError(
             f"`{name}` must be a non-empty 1-D vector or 2-D array of row vectors, "

@@ -176,10 +176,10 @@ def assert_closed_form_or_certified_mix(M: Mechanism, R: np.ndarray, eps: float,
     q = R.shape[1]
     changed = np.flatnonzero(np.any(P != R, axis=1))
     assert changed.size > 0
-    i = changed[0]
-    j = int(np.argmax(np.abs(1.0 / q - R[i])))
-    lam = (P[i, j] - R[i, j]) / (1.0 / q - R[i, j])
-    assert 0 < lam <= 1e-6  # (1e-16 / delta at epsilon = 0, far less for epsilon > 0)
+    # least-squares weight of P - R along U - R on the changed rows
+    d, u = P[changed] - R[changed], 1.0 / q - R[changed]
+    lam = float((d * u).sum() / (u * u).sum())
+    assert -1e-15 <= lam <= 1e-6  # ~1e-16 / delta at epsilon = 0 (estimate: +-1e-16 noise)
     mixed = (1 - lam) * R[changed] + lam / q
     assert np.allclose(P[changed], mixed, atol=1e-15, rtol=0)
 

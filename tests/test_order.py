@@ -166,7 +166,7 @@ def test_bad_inputs() -> None:
         dominates([0.5, 0.5], np.zeros((1, 1, 2)))
     with pytest.raises(ValueError, match=r"`tol`.*tol=-1"):
         dominates([1.0], [1.0], tol=-1)
-    with pytest.raises(TypeError, match=r"`vectors` must be an array of numbers"):
+    with pytest.raises(TypeError, match=r"`vectors` must hold real numbers.*'a'"):
         prefix_sums(["a", "b"])
     with pytest.raises(ValueError, match=r"`weights` must be non-increasing.*weights=\[0, 1, 2\]"):
         utility_from_ranks(g, [0, 1, 2])

@@ -15,7 +15,7 @@ import numpy as np
 import pulp
 
 from .._repair import repair
-from .._validation import check_probability_vector
+from .._validation import check_probability_vector, real_array
 from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError, ParameterTypeError
 from ..graph import RainbowGraph
 from . import solvers
@@ -138,13 +138,7 @@ def utility_matrix(G: RainbowGraph, utility: Any = "accuracy") -> np.ndarray:
 
 
 def _as_matrix(value: Any, n: int, q: int, name: str, shown: Any) -> np.ndarray:
-    try:
-        U = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ParameterTypeError(
-            f"`{name}` must be a name, an (N, q) array, a loss callable or "
-            f"('loss', L), got {name}={shown!r}."
-        ) from exc
+    U = real_array(value, name)
     if U.shape != (n, q):
         raise ParameterError(
             f"`{name}` must have shape ({n}, {q}) (nodes, outputs), got shape "
