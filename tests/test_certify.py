@@ -351,3 +351,27 @@ def test_bad_inputs() -> None:
         certify(m, epsilon=1.0, tol=-1e-9)
     with pytest.raises(TypeError, match=r"`exact` must be a bool, got exact='yes'"):
         certify(m, epsilon=1.0, exact="yes")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- any finite epsilon
+@pytest.mark.parametrize("eps", [709.0, 710.0, 745.5, 746.0, 800.0, 1e12, 1e300])
+def test_huge_epsilon_is_exact_and_cheap(eps: float) -> None:
+    # Every positive float64 probability is >= 2^-1074, so once e^eps > 2^1075 the divergence
+    # is the P-mass where Q = 0 (Gu et al., Definition 2 at x -> infinity); below, the scaled
+    # product m 2^k Q keeps the subnormal ratio 0.5 / 5e-324 ~ e^743.7 in play.
+    m = _pair([0.5, 0.25, 0.25], [5e-324, 0.5, 0.5 - 5e-324])
+    c = certify(m, epsilon=eps)
+    eps_needed = math.log(0.5) - math.log(5e-324)  # the largest log-ratio, about 743.75
+    assert (c.verdict == "private") == (eps > eps_needed)
+    assert verify(m, epsilon=eps).is_private == (c.verdict == "private")
+    disjoint = _pair([0.5, 0.5, 0.0], [0.0, 0.5, 0.5])
+    c = certify(disjoint, epsilon=eps, delta=0.25)
+    assert c.verdict == "not private" and c.delta_lower == c.delta_upper == Fraction(1, 2)
+    assert certify(disjoint, epsilon=eps, delta=0.5).verdict == "private"
+
+
+def test_exp_bounds_cost_is_bounded() -> None:
+    lo, hi = exp_bounds(1e4)  # about 14,400 bits: fast
+    assert lo < hi and hi - lo <= (2 + hi / 2**10) / 2**200
+    with pytest.raises(ValueError, match=r"`epsilon` must be at most 100000.*epsilon=1000000000000.0"):
+        exp_bounds(1e12)

@@ -16,7 +16,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from rainbowdp import design
 from rainbowdp import io as rio
+from rainbowdp.certify import exp_bounds
 from rainbowdp.cli import main
 from rainbowdp.exceptions import (
     GraphFileError,
@@ -29,7 +31,15 @@ from rainbowdp.exceptions import (
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.io import load, load_assignment, save_graph
 from rainbowdp.mechanism import MAX_SAMPLE_SIZE, Mechanism
-from rainbowdp.privacy import epsilon_for_delta, pdp_delta, privacy_profile, verify
+from rainbowdp.optimal import T, line_mechanism, optimal_mechanism, switch_threshold, tau
+from rainbowdp.privacy import (
+    are_close,
+    epsilon_for_delta,
+    hockey_stick,
+    pdp_delta,
+    privacy_profile,
+    verify,
+)
 
 G = RainbowGraph.line(["a", "b"], 2)
 M = Mechanism(G, [[0.5, 0.5], [0.6, 0.4], [0.7, 0.3]])
@@ -62,6 +72,48 @@ API_CASES = [
     (lambda: privacy_profile(M, [-1.0]), ParameterError, ["`epsilons`", "-1.0"]),
     (lambda: epsilon_for_delta(M, 2), ParameterError, ["`delta`", "delta=2"]),
     (lambda: pdp_delta(M, -0.5), ParameterError, ["`epsilon`", "epsilon=-0.5"]),
+    # --- huge numbers: beyond float64, or e^epsilon beyond float64 where it must be a float
+    (lambda: verify(M, epsilon=10**400), ParameterError, ["`epsilon`", "float64", "401"]),
+    (lambda: epsilon_for_delta(M, Fraction(10**400)), ParameterError, ["`delta`", "float64"]),
+    (lambda: pdp_delta(M, -(10**400)), ParameterError, ["`epsilon`", "float64"]),
+    (lambda: privacy_profile(M, [10**400]), ParameterTypeError, ["`epsilons`", "10000"]),
+    (lambda: exp_bounds(1e12), ParameterError, ["`epsilon`", "1000000000000.0", "bits"]),
+    (lambda: T([0.5, 0.5], 800.0, 0.0), ParameterError, ["`epsilon`", "709.78", "epsilon=800"]),
+    (lambda: switch_threshold(710.0, 0.0), ParameterError, ["`epsilon`", "epsilon=710"]),
+    (lambda: tau([0.5, 0.5], 1e300, 0.0), ParameterError, ["`epsilon`", "epsilon=1e+300"]),
+    (lambda: line_mechanism([0.5, 0.5], 3, 800.0, 0.0), ParameterError, ["`epsilon`", "800"]),
+    (
+        lambda: optimal_mechanism(G, epsilon=800.0, boundary={("a", "b"): [0.5, 0.5]}),
+        ParameterError,
+        ["`epsilon`", "epsilon=800"],
+    ),
+    (lambda: design.lp(G, epsilon=800.0), ParameterError, ["`epsilon`", "epsilon=800"]),
+    (
+        lambda: design.milp(G, epsilon=10**400, delta=0.1),
+        ParameterError,
+        ["`epsilon`", "float64"],
+    ),
+    # --- probability vectors taken by the API: numbers only, of the right length
+    (lambda: hockey_stick(["0.5", "0.5"], [0.5, 0.5], 0), ParameterTypeError, ["`p`", "'0.5'"]),
+    (lambda: hockey_stick([True, False], [1.0, 0.0], 0), ParameterTypeError, ["`p`", "True"]),
+    (lambda: hockey_stick([0.5, 0.5], [1.0], 0), ParameterError, ["`q`", "[1.0]"]),
+    (lambda: are_close([0.5, 0.5], [0.5, 0.5], 1, 2), ParameterError, ["`delta`", "delta=2"]),
+    (lambda: T(["0.5", "0.5"], 1.0, 0.0), ParameterTypeError, ["`p`", "'0.5'"]),
+    (
+        lambda: optimal_mechanism(G, epsilon=1.0, boundary={("a", "b"): ["0.6", "0.4"]}),
+        ParameterTypeError,
+        ["boundary", "'0.6'"],
+    ),
+    (
+        lambda: design.lp(G, epsilon=1.0, fixed={0: ["0.6", "0.4"]}),
+        ParameterTypeError,
+        ["`fixed[0]`", "'0.6'"],
+    ),
+    (
+        lambda: design.lp(G, epsilon=1.0, utility=[["1", "0"]] * 3),
+        ParameterTypeError,
+        ["`utility`", "'1'"],
+    ),
     # --- mechanism: rows
     (
         lambda: Mechanism(G, [[0.5, 0.6], [0.5, 0.5], [0.5, 0.5]]),
