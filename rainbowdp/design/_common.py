@@ -6,6 +6,7 @@ Nothing here is public except :func:`utility_matrix` (re-exported by :mod:`rainb
 
 from __future__ import annotations
 
+import math
 import numbers
 import time
 from collections.abc import Callable, Mapping
@@ -427,8 +428,16 @@ def probability_columns(
 SAFETY_MARGIN = 2.0**-40
 
 
+#: Largest ε whose e^ε is put into a model as a coefficient (e^ε = 1e8). Solvers treat much
+#: larger coefficients as infinite or fail; above it the model uses e^EPS_MODEL_MAX, a stricter
+#: constraint, so the result is private at the requested ε and loses at most about q 1e-8 utility
+#: per node against the true optimum (which puts all but ~e^-ε of each row's mass on the best).
+EPS_MODEL_MAX = math.log(1e8)
+
+
 def safety_margin(epsilon: float, delta: float) -> tuple[float, float]:
-    r"""The (ε, δ) the LP is solved at: slightly inside the requested ones.
+    r"""The (ε, δ) the LP is solved at: slightly inside the requested ones (and ε at most
+    :data:`EPS_MODEL_MAX`).
 
     Solver vertices satisfy their constraints only up to round-off; a point private at
     :math:`(\epsilon_s, \delta_s)` up to :math:`10^{-15}` is private at (ε, δ) with room to
@@ -443,7 +452,7 @@ def safety_margin(epsilon: float, delta: float) -> tuple[float, float]:
     True
     """
     return (
-        epsilon - min(epsilon / 2, SAFETY_MARGIN * max(1.0, epsilon)),
+        min(EPS_MODEL_MAX, epsilon - min(epsilon / 2, SAFETY_MARGIN * max(1.0, epsilon))),
         delta - min(delta / 2, SAFETY_MARGIN),
     )
 

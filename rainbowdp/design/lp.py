@@ -52,6 +52,7 @@ from ..mechanism import Mechanism
 from ..privacy import float_error_bound, verify
 from . import solvers
 from ._common import (
+    EPS_MODEL_MAX,
     ModelBuilder,
     check_bounds,
     check_fixed,
@@ -218,10 +219,10 @@ def lp(
     try:
         mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), dlt_s)
     except InfeasibleDesignError:
-        if (eps_s, dlt_s) == (eps, dlt):
+        if (eps_s, dlt_s) == (min(eps, EPS_MODEL_MAX), dlt):
             raise
-        eps_s, dlt_s = eps, dlt
-        mb, col, out, P, solver_obj, build = build_and_solve(x, dlt)
+        eps_s, dlt_s = min(eps, EPS_MODEL_MAX), dlt
+        mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), dlt)
 
     def ok(Pc: np.ndarray) -> bool:  # proved in exact arithmetic: certify says "private"
         return proves_dp(g, Pc, eps, dlt)

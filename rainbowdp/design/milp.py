@@ -82,6 +82,7 @@ from ..mechanism import Mechanism
 from ..privacy import pdp_delta
 from . import solvers
 from ._common import (
+    EPS_MODEL_MAX,
     ModelBuilder,
     check_bounds,
     check_fixed,
@@ -201,6 +202,7 @@ def milp(
     slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg)
     tl = None if time_limit is None else float(time_limit)
     x = math.exp(eps)
+    x_m = math.exp(min(eps, EPS_MODEL_MAX))  # coefficient in the model (stricter when capped)
     q = g.n_outputs
     budget = dlt - min(m, dlt / 2)
 
@@ -273,9 +275,9 @@ def milp(
         waive = np.full(kk.size, True) if eps == 0 else (ca >= 0) & (cb >= 0)
         idx1 = np.column_stack([ca, cb, beta_k, beta_rev])
         coef1 = np.column_stack(
-            [np.ones(kk.size), np.full(kk.size, -x), np.full(kk.size, -(1.0 + m)), m * waive]
+            [np.ones(kk.size), np.full(kk.size, -x_m), np.full(kk.size, -(1.0 + m)), m * waive]
         )
-        rhs1 = -(fa_v - x * fb_v) - m * ~waive
+        rhs1 = -(fa_v - x_m * fb_v) - m * ~waive
         mb.add_rows(names("ratio", ak, bk, vv), idx1, coef1, pulp.LpConstraintLE, rhs1)
         # (R2) P_a(v) - y + beta <= 1   (y >= P_a(v) when beta = 1)
         ca2 = col[owners_a, owners_v]
@@ -292,8 +294,10 @@ def milp(
         # is <= -m), and it makes the LP relaxation at least as tight as the (eps, delta)-DP LP.
         y_k = y if formulation == "definition" else y[slot[ak, vv]]
         idx4 = np.column_stack([ca, cb, y_k])
-        coef4 = np.tile([1.0, -x, -1.0], (kk.size, 1))
-        mb.add_rows(names("cut", ak, bk, vv), idx4, coef4, pulp.LpConstraintLE, -(fa_v - x * fb_v))
+        coef4 = np.tile([1.0, -x_m, -1.0], (kk.size, 1))
+        mb.add_rows(
+            names("cut", ak, bk, vv), idx4, coef4, pulp.LpConstraintLE, -(fa_v - x_m * fb_v)
+        )
         # (R3) budget
         mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE, np.full(groups.shape[0], budget))
     out, P, solver_obj, build = solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
@@ -337,6 +341,8 @@ def milp(
         epsilon=eps,
         delta=dlt,
         n_integer_variables=mb.n_integer,
+        solved_epsilon=min(eps, EPS_MODEL_MAX),
+        solved_delta=budget,
     )
 
 
