@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from rainbowdp import bundled
+from rainbowdp.certify import certify
 from rainbowdp.exceptions import GraphFileError, ParameterError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.io import load, load_assignment, load_graph, load_mechanism, save_graph
@@ -60,6 +61,9 @@ def test_bundled_files_match_their_source_and_verdicts():
         assert expected["private"] == ex.private
         rep = verify(M, epsilon=expected["epsilon"], delta=expected["delta"])
         assert rep.is_private == expected["private"], ex.name
+        # the stated verdicts hold in exact arithmetic, not only within the float tolerance
+        cert = certify(M, epsilon=expected["epsilon"], delta=expected["delta"])
+        assert cert.verdict == ("private" if ex.private else "not private"), ex.name
 
 
 def test_atomic_write_leaves_no_temporary_files(tmp_path):
