@@ -72,6 +72,33 @@ def _unordered(value: Any) -> str | None:
     return None
 
 
+def _ordered_sequence(value: Any, name: str, what: str, why: str) -> list:
+    """``list(value)`` after checking it is an ordered sequence (not a str, set or mapping).
+
+    ``what`` names the items ("records"); ``why`` says what the order means, for the message.
+    """
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise ParameterTypeError(f"`{name}` must be a sequence of {what}, got {name}={value!r}.")
+    kind = _unordered(value)
+    if kind is not None:
+        raise ParameterTypeError(
+            f"`{name}` must be an ordered sequence ({why}), and {kind} has no reliable order; "
+            f"got {name}={value!r}."
+        )
+    return list(value)
+
+
+def _check_rainbow_sequence(rb: Any, node: Any, shown: str) -> None:
+    """Raise InvalidGraphError unless the rainbow ``rb`` of ``node`` is an ordered sequence."""
+    if not _is_sequence(rb):
+        kind = _unordered(rb)
+        why = f" ({kind} has no reliable order)" if kind else ""
+        raise InvalidGraphError(
+            f"the rainbow of node {node!r} must be a sequence (list, tuple or 1-D array) of "
+            f"outputs, most preferred first{why}, got {shown}."
+        )
+
+
 def _is_sequence(value: Any) -> bool:
     """True for an ordered sequence of items: list, tuple, range, 1-D array (not str/bytes)."""
     if type(value) is list or type(value) is tuple:  # the common case, without an ABC check
@@ -86,17 +113,11 @@ def _check_outputs(outputs: Any, name: str = "outputs") -> tuple:
         raise InvalidGraphError(
             f"`{name}` is required: pass it or set the graph attribute 'outputs', got {name}=None."
         )
-    if isinstance(outputs, str | bytes) or not isinstance(outputs, Iterable):
-        raise ParameterTypeError(
-            f"`{name}` must be a sequence of hashable values, got {name}={outputs!r}."
+    outs = tuple(
+        _ordered_sequence(
+            outputs, name, "hashable values", "its order is the column order of every mechanism"
         )
-    kind = _unordered(outputs)
-    if kind is not None:
-        raise ParameterTypeError(
-            f"`{name}` must be an ordered sequence (list or tuple): its order is the column "
-            f"order of every mechanism, and {kind} has no reliable order; got {name}={outputs!r}."
-        )
-    outs = tuple(outputs)
+    )
     if len(outs) == 0:
         raise InvalidGraphError(f"`{name}` must not be empty, got {name}={outputs!r}.")
     for o in outs:
@@ -280,13 +301,7 @@ class RainbowGraph:
                     f"node {node!r} has no `{rainbow}` attribute; every node "
                     "needs a rainbow (a permutation of `outputs`)."
                 )
-            if not _is_sequence(rb):
-                kind = _unordered(rb)
-                why = f" ({kind} has no reliable order)" if kind else ""
-                raise InvalidGraphError(
-                    f"the rainbow of node {node!r} must be a sequence (list, tuple or 1-D "
-                    f"array) of outputs, most preferred first{why}, got {rb!r}."
-                )
+            _check_rainbow_sequence(rb, node, repr(rb))
             try:
                 key = tuple(out_index[o] for o in rb)
             except (KeyError, TypeError):
@@ -632,25 +647,9 @@ class RainbowGraph:
         >>> sorted(G.boundary((1, 2, 3))), sorted(G.interior((1, 2, 3)))
         ([0, 3], [1, 2])
         """
-        if isinstance(rainbows, str | bytes) or not isinstance(rainbows, Iterable):
-            raise ParameterTypeError(
-                f"`rainbows` must be a sequence of rainbows, got rainbows={rainbows!r}."
-            )
-        kind = _unordered(rainbows)
-        if kind is not None:
-            raise ParameterTypeError(
-                f"`rainbows` must be an ordered sequence (node i gets rainbows[i]), got {kind}: "
-                f"rainbows={rainbows!r}."
-            )
-        rainbows = list(rainbows)
+        rainbows = _ordered_sequence(rainbows, "rainbows", "rainbows", "node i gets rainbows[i]")
         for i, r in enumerate(rainbows):
-            if not _is_sequence(r):
-                kind = _unordered(r)
-                why = f" ({kind} has no reliable order)" if kind else ""
-                raise InvalidGraphError(
-                    f"the rainbow of node {i!r} must be a sequence (list, tuple or 1-D array) of "
-                    f"outputs, most preferred first{why}, got rainbows[{i}]={r!r}."
-                )
+            _check_rainbow_sequence(r, i, f"rainbows[{i}]={r!r}")
         rainbows = [tuple(r) for r in rainbows]
         if len(rainbows) < 3:
             raise InvalidGraphError(
@@ -784,17 +783,12 @@ class RainbowGraph:
         >>> G.n_nodes, G.n_edges
         (6, 6)
         """
-        if isinstance(universe, str | bytes) or not isinstance(universe, Iterable):
-            raise ParameterTypeError(
-                f"`universe` must be a sequence of records, got universe={universe!r}."
-            )
-        kind = _unordered(universe)
-        if kind is not None:
-            raise ParameterTypeError(
-                "`universe` must be an ordered sequence (the order of the records fixes the "
-                f"node labels), got {kind}: universe={universe!r}; pass e.g. sorted(universe)."
-            )
-        recs = list(universe)
+        recs = _ordered_sequence(
+            universe,
+            "universe",
+            "records",
+            "the order of the records fixes the node labels; pass e.g. sorted(universe)",
+        )
         if not recs:
             raise InvalidGraphError("`universe` must contain at least one record, got none.")
         if len(set(recs)) != len(recs):

@@ -23,6 +23,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pytest
@@ -910,26 +911,38 @@ def _valid_boundary(G: RainbowGraph, eps: float, delta: float, rng: np.random.Ge
     return {c: (1.0 - lam) / q + lam * rng.dirichlet(np.ones(q)) for c in G.rainbows}
 
 
-@DESIGN_SWEEPS
-def test_lp_designs_are_provably_private(n: int):
-    rng = np.random.default_rng([SEED, 1])
+def _designs_certify(label: str, cases) -> None:
+    """Every mechanism ``build()`` returns is provably (eps, delta)-DP and certifies private."""
     bad = []
-    for i in range(n):
-        G = _design_graph(rng)
-        eps = float(rng.choice([0.0, 0.1, LN2, 1.0, 2.5, rng.uniform(0, 2)]))
-        delta = float(rng.choice([0.0, 1e-3, 0.05, 0.3]))
+    for i, (eps, delta, build) in enumerate(cases):
         try:
-            M = rainbowdp.design.lp(G, epsilon=eps, delta=delta).mechanism
+            M = build()
         except Exception as exc:
-            bad.append(f"lp #{i}: eps={eps!r} delta={delta!r} edges={G.edges.tolist()}: {exc!r}")
+            bad.append(f"{label} #{i}: eps={eps!r} delta={delta!r}: {exc!r}")
             continue
+        M = getattr(M, "mechanism", M)  # a DesignResult or a Mechanism
         v = rainbowdp.certify(M, epsilon=eps, delta=delta).verdict
         if not _provably_dp(M, eps, delta) or v != "private":
             bad.append(
-                f"lp #{i}: eps={eps!r} delta={delta!r} certify={v.value} {_exact_delta(M, eps)} "
-                f"edges={G.edges.tolist()} rows={M.probabilities.tolist()}"
+                f"{label} #{i}: eps={eps!r} delta={delta!r} certify={v.value} "
+                f"{_exact_delta(M, eps)} edges={M.graph.edges.tolist()} "
+                f"rows={M.probabilities.tolist()}"
             )
     assert not bad, "\n".join(bad)
+
+
+@DESIGN_SWEEPS
+def test_lp_designs_are_provably_private(n: int):
+    rng = np.random.default_rng([SEED, 1])
+
+    def cases():
+        for _ in range(n):
+            G = _design_graph(rng)
+            eps = float(rng.choice([0.0, 0.1, LN2, 1.0, 2.5, rng.uniform(0, 2)]))
+            delta = float(rng.choice([0.0, 1e-3, 0.05, 0.3]))
+            yield eps, delta, partial(rainbowdp.design.lp, G, epsilon=eps, delta=delta)
+
+    _designs_certify("lp", cases())
 
 
 @DESIGN_SWEEPS
@@ -964,22 +977,19 @@ def test_milp_designs_are_provably_pdp(n: int):
 @DESIGN_SWEEPS
 def test_optimal_mechanisms_certify_private(n: int):
     rng = np.random.default_rng([SEED, 3])
-    bad = []
-    for i in range(n):
-        G = _design_graph(rng, max_nodes=6)
-        eps = float(rng.choice([0.0, 0.1, LN2, 1.0, 2.5]))
-        delta = float(rng.choice([1e-3, 0.05] if eps == 0 else [0.0, 1e-3, 0.05]))
-        boundary = _valid_boundary(G, eps, delta, rng)
-        try:
-            M = rainbowdp.optimal_mechanism(G, epsilon=eps, delta=delta, boundary=boundary)
-        except Exception as exc:
-            bad.append(f"optimal #{i}: eps={eps!r} delta={delta!r}: {exc!r}")
-            continue
-        v = rainbowdp.certify(M, epsilon=eps, delta=delta).verdict
-        if not _provably_dp(M, eps, delta) or v != "private":
-            bad.append(
-                f"optimal #{i}: eps={eps!r} delta={delta!r} certify={v.value} "
-                f"{_exact_delta(M, eps)} "
-                f"edges={G.edges.tolist()} rows={M.probabilities.tolist()}"
+
+    def cases():
+        for _ in range(n):
+            G = _design_graph(rng, max_nodes=6)
+            eps = float(rng.choice([0.0, 0.1, LN2, 1.0, 2.5]))
+            delta = float(rng.choice([1e-3, 0.05] if eps == 0 else [0.0, 1e-3, 0.05]))
+            boundary = _valid_boundary(G, eps, delta, rng)
+            yield (
+                eps,
+                delta,
+                partial(
+                    rainbowdp.optimal_mechanism, G, epsilon=eps, delta=delta, boundary=boundary
+                ),
             )
-    assert not bad, "\n".join(bad)
+
+    _designs_certify("optimal", cases())
