@@ -47,8 +47,8 @@ from ._kernels import (
 )
 
 __all__ = [
+    "EXACT_WORK",
     "EXP_BITS",
-    "MAX_EXACT_PAIRS",
     "ExpEnclosure",
     "certified_zero",
     "compare_exp",
@@ -71,9 +71,10 @@ EXP_BITS = 200
 P_SHIFT = 1074
 #: Directed pairs per block of the exact (Python-integer) computation.
 EXACT_CHUNK = 2048
-#: At most this many pairs near the float maximum are recomputed exactly for a tight bound;
-#: beyond it the rigorous float bound (within 2η) is reported.
-BAND_LIMIT = 4096
+#: Exact work budget, in rational entries (directed pairs times outputs; about 1 s of Python
+#: integer arithmetic): beyond it :func:`delta_upper` and :func:`pdp_leakage_upper` report the
+#: rigorous float bound instead of the exact maximum, and :func:`unproven` reports unproven.
+EXACT_WORK = 500_000
 #: Unit round-off of float64.
 U_ROUND = Fraction(1, 2**53)
 #: Largest absolute error of an underflowing float64 product.
@@ -214,20 +215,30 @@ def float_error(p: np.ndarray, enc: ExpEnclosure) -> Fraction:
     return err + (high - low) * s_up / low
 
 
-def _pred_scaled(q: np.ndarray, m: float, k: int) -> np.ndarray:
-    """Floats ``t`` with ``t < m 2^k Q``, or ``t == 0`` where ``m 2^k Q`` rounds to 0.
+#: Both sides of a float comparison are scaled by 2^_LIFT first (exact: every entry is below 2),
+#: so subnormal probabilities become normal numbers and a product errs by one relative rounding.
+_LIFT = 600
 
-    So ``P <= t`` proves ``P <= m 2^k Q`` for ``P >= 0`` (``inf`` on overflow: then the real
-    product exceeds every float).
+
+def _lifted(pa: np.ndarray) -> np.ndarray:
+    """``P * 2^_LIFT``, exactly."""
+    return np.ldexp(pa, _LIFT)
+
+
+def _pred_scaled(q: np.ndarray, m: float, k: int) -> np.ndarray:
+    """Floats ``t`` with ``t < m 2^(k + _LIFT) Q``, or ``t == 0`` where that rounds to 0.
+
+    So ``_lifted(P) <= t`` proves ``P <= m 2^k Q`` for ``P >= 0`` (``inf`` on overflow: then the
+    real product exceeds every float).
     """
-    t = scaled_product(q, m, k)
+    t = scaled_product(q, m, k + _LIFT)
     np.nextafter(t, 0.0, out=t)
     return t
 
 
 def _succ_scaled(q: np.ndarray, m: float, k: int) -> np.ndarray:
-    r"""A float array strictly above :math:`m\,2^k\,Q` elementwise (``inf`` on overflow)."""
-    t = scaled_product(q, m, k)
+    r"""A float array strictly above :math:`m\,2^{k + \text{lift}}\,Q` (``inf`` on overflow)."""
+    t = scaled_product(q, m, k + _LIFT)
     np.nextafter(t, np.inf, out=t)
     return t
 
@@ -236,13 +247,13 @@ def certified_zero(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosur
     r"""True where :math:`P_a(v) \le L\,P_b(v)` for every output, so :math:`H_L = H_U = 0`.
 
     Round-to-nearest gives :math:`z > \mathrm{pred}(\mathrm{fl}(z))` for every real z (also
-    for subnormals and overflow), so :math:`P_a(v) \le \mathrm{pred}(\mathrm{fl}(m_{lo}
-    P_b(v)))\,2^k` proves :math:`P_a(v) \le m_{lo} 2^k P_b(v) \le L P_b(v)`.
+    for subnormals and overflow), so :math:`2^s P_a(v) \le \mathrm{pred}(\mathrm{fl}(m_{lo}
+    2^{k+s} P_b(v)))` proves :math:`P_a(v) \le m_{lo} 2^k P_b(v) \le L P_b(v)`; the scaling
+    by :math:`2^s` (s = 600, exact) keeps subnormal probabilities out of the product.
     """
     out = np.empty(a.shape[0], dtype=bool)
-    with np.errstate(under="ignore"):
-        for rows, pa, pb in endpoint_rows(p, a, b):
-            np.all(pa <= _pred_scaled(pb, enc.m_lo, enc.k), axis=1, out=out[rows])
+    for rows, pa, pb in endpoint_rows(p, a, b):
+        np.all(_lifted(pa) <= _pred_scaled(pb, enc.m_lo, enc.k), axis=1, out=out[rows])
     return out
 
 
@@ -282,10 +293,6 @@ _SCALE = P_SHIFT + EXP_BITS
 
 
 # ---------------------------------------------------------------------- provers
-#: Default bound on the directed pairs :func:`unproven` recomputes exactly before giving up.
-MAX_EXACT_PAIRS = 20_000
-
-
 class Unproven(NamedTuple):
     """Result of :func:`unproven`."""
 
@@ -307,7 +314,7 @@ def unproven(
     enc: ExpEnclosure,
     delta: float,
     *,
-    max_exact: int | None = None,
+    max_work: int | None = None,
 ) -> Unproven:
     r"""Masks (forward, backward) of the directed edges NOT proved to have :math:`H_L \le \delta`.
 
@@ -315,9 +322,10 @@ def unproven(
     directed edge is proved by the float filter (:math:`\hat H + \eta \le \delta`), by
     :func:`certified_zero`, or by exact arithmetic; it is reported unproven when
     :math:`\hat H - \eta > \delta` (then even :math:`H_U > \delta`) or when its exact
-    :math:`H_L` exceeds δ. With ``max_exact``, when more directed edges than that would need
-    exact arithmetic, none is computed and all of them are reported unproven (the answer stays
-    safe; the caller escalates differently, e.g. by mixing or a larger ε).
+    :math:`H_L` exceeds δ. With ``max_work``, when the directed edges that need exact arithmetic
+    hold more entries than that (pairs times outputs), none is computed and all of them are
+    reported unproven (the answer stays safe; the caller escalates differently, e.g. by mixing or
+    a larger ε).
     """
     n_e = edges.shape[0]
     fwd, bwd = directed_divergences(p, edges, enc.m, enc.k)
@@ -338,7 +346,7 @@ def unproven(
         violated |= bool(sure.any())
         masks.append(bad)
         pending.append((todo[~sure], ca, cb))
-    if max_exact is not None and sum(t.size for t, _, _ in pending) > max_exact:
+    if max_work is not None and sum(t.size for t, _, _ in pending) * p.shape[1] > max_work:
         for bad, (todo, _, _) in zip(masks, pending, strict=True):
             bad[todo] = True
         return Unproven(masks[0], masks[1], violated)
@@ -364,7 +372,7 @@ def delta_upper(
     of the float maximum :math:`\hat h` (any other pair has
     :math:`H_L \le \hat H + \eta < \hat h - \eta \le H_L(w)`). Those pairs, bar the ones
     :func:`certified_zero` proves to be 0, are recomputed exactly and the smallest float above
-    their maximum is returned -- unless more than :data:`BAND_LIMIT` of them tie, when
+    their maximum is returned -- unless they hold more than :data:`EXACT_WORK` entries, when
     :math:`\hat h + \eta` (rounded up) is returned: still an upper bound, at most
     :math:`2\eta` above the exact value.
     """
@@ -386,7 +394,7 @@ def delta_upper(
     a, b = np.concatenate(pa), np.concatenate(pb)
     if a.size == 0:
         return 0.0
-    if a.size > BAND_LIMIT:
+    if a.size * p.shape[1] > EXACT_WORK:
         return float_at_least(Fraction(float(np.concatenate(hb).max())) + eta)
     best = max(_exact_pairs(p, a, b, enc.lo_num))
     return float_at_least(Fraction(best, 1 << _SCALE))
@@ -396,14 +404,15 @@ def compare_exp(pa: np.ndarray, pb: np.ndarray, enc: ExpEnclosure) -> tuple[np.n
     r"""Masks ``(yes, no)``: proved :math:`P_a > e^\epsilon P_b`; proved the opposite.
 
     Elementwise over arrays of equal shape. A rigorous float filter decides most entries
-    ("no" if :math:`P_a \le \mathrm{pred}(\mathrm{fl}(m_{lo}2^kP_b))`, "yes" if
-    :math:`P_a > \mathrm{succ}(\mathrm{fl}(m_{hi}2^kP_b))`); the rest are compared exactly with
-    Python integers against L and U. Entries with :math:`L P_b < P_a \le U P_b` (a window of
-    relative width :math:`2^{-190}`) are in neither mask.
+    ("no" if :math:`2^sP_a \le \mathrm{pred}(\mathrm{fl}(m_{lo}2^{k+s}P_b))`, "yes" if
+    :math:`2^sP_a > \mathrm{succ}(\mathrm{fl}(m_{hi}2^{k+s}P_b))`, s = 600 as in
+    :func:`certified_zero`; Q = 0 and P = 0 are decided directly); the rest are compared
+    exactly with Python integers against L and U. Entries with :math:`L P_b < P_a \le U P_b`
+    (a window of relative width :math:`2^{-190}`) are in neither mask.
     """
-    with np.errstate(under="ignore"):
-        no = (pa <= _pred_scaled(pb, enc.m_lo, enc.k)) | (pa == 0)
-        yes = pa > _succ_scaled(pb, enc.m_hi, enc.k)
+    la = _lifted(pa)
+    no = (la <= _pred_scaled(pb, enc.m_lo, enc.k)) | (pa == 0)
+    yes = (la > _succ_scaled(pb, enc.m_hi, enc.k)) | ((pb == 0) & (pa > 0))
     unsure = ~(no | yes)
     if unsure.any():
         idx = np.nonzero(unsure)
@@ -424,7 +433,7 @@ def pdp_leakage_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclo
     comparison still undecided (:math:`L P_b(v) < P_a(v) \le U P_b(v)`, a window of relative
     width :math:`2^{-190}`) is counted as a leak. The leaked masses of the pairs within the
     float summation error of the largest are summed exactly and rounded up (or, past
-    :data:`BAND_LIMIT` such pairs, the float maximum is inflated by its error bound).
+    :data:`EXACT_WORK` entries in such pairs, the float maximum is inflated by its error bound).
     """
     if a.size == 0:
         return 0.0
@@ -442,30 +451,32 @@ def pdp_leakage_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclo
     rel = Fraction(q, 2**52)
     floor = float_at_most(Fraction(s_max) * (1 - 2 * rel))
     band = np.flatnonzero(sums >= floor)
-    if band.size > BAND_LIMIT:
+    if band.size * q > EXACT_WORK:
         return float_at_least(Fraction(s_max) * (1 + 2 * rel))
     vals = int_rows(np.where(leaks[band], p[a[band]], 0.0))
     best = max(int(s) for s in vals.sum(axis=1))
     return float_at_least(Fraction(best, 1 << P_SHIFT))
 
 
-def pair_epsilon_exact(a: list[Fraction], b: list[Fraction], delta: Fraction) -> Fraction | None:
+def pair_epsilon_exact(a: list[int], b: list[int], delta: Fraction) -> Fraction | None:
     r"""The exact smallest :math:`x \ge 1` with :math:`H_x(a\|b) \le \delta`; ``None`` if none.
 
-    ``None`` means the a-mass on outputs where b is 0 exceeds δ (infinite ε). Otherwise the
+    ``a``, ``b`` and ``delta`` may share any common scale (e.g. :func:`int_rows` integers and
+    δ times :math:`2^{1074}`). ``None`` means the a-mass on outputs where b is 0 exceeds δ
+    (infinite ε). Otherwise the
     breakpoints :math:`r_v = a_v / b_v` are sorted in decreasing order; with
     :math:`A_j, B_j` the sums over the j largest, :math:`H(r_{j+1}) = A_j - r_{j+1} B_j`, and
     the solution on the first piece where H drops to δ is :math:`x = (A_j - \delta)/B_j`.
     """
-    budget = delta - sum((x for x, y in zip(a, b, strict=True) if y == 0), Fraction(0))
+    budget = delta - sum(x for x, y in zip(a, b, strict=True) if y == 0)
     if budget < 0:
         return None
     pts = sorted(
-        ((x / y, x, y) for x, y in zip(a, b, strict=True) if y > 0 and x > 0),
+        ((Fraction(x, y), x, y) for x, y in zip(a, b, strict=True) if y > 0 and x > 0),
         key=lambda t: t[0],
         reverse=True,
     )
-    big_a = big_b = Fraction(0)
+    big_a = big_b = 0
     for r, x, y in pts:
         if big_a - r * big_b > budget:  # H(r) > δ: the solution lies above r, on this piece
             break
@@ -473,4 +484,4 @@ def pair_epsilon_exact(a: list[Fraction], b: list[Fraction], delta: Fraction) ->
         big_b += y
     if big_b == 0:
         return Fraction(1)
-    return max(Fraction(1), (big_a - budget) / big_b)
+    return max(Fraction(1), Fraction(big_a - budget) / big_b)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from ._exact import MAX_EXACT_PAIRS, enclose_exp, unproven
+from ._exact import EXACT_WORK, enclose_exp, unproven
 from .exceptions import NotPrivateError
 from .graph import RainbowGraph
 
@@ -44,12 +44,12 @@ def proves_dp(G: RainbowGraph, P: np.ndarray, epsilon: float, delta: float) -> b
     Every directed edge must satisfy :math:`H_L \le \delta` for a rational
     :math:`L \le e^\epsilon` (:func:`rainbowdp._exact.unproven`); then
     :func:`rainbowdp.certify.certify` answers ``"private"``. ``False`` may also mean "more than
-    :data:`~rainbowdp._exact.MAX_EXACT_PAIRS` pairs are too close to call in floats", which the
+    :data:`~rainbowdp._exact.EXACT_WORK` pairs are too close to call in floats", which the
     repair answers by mixing (so the exact work stays bounded on large graphs).
     """
     if G.n_edges == 0:
         return True
-    return not unproven(P, G.edges, enclose_exp(epsilon), delta, max_exact=MAX_EXACT_PAIRS).any()
+    return not unproven(P, G.edges, enclose_exp(epsilon), delta, max_work=EXACT_WORK).any()
 
 
 def mix(P: np.ndarray, free: np.ndarray, lam: float) -> np.ndarray:

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ._exact import MAX_EXACT_PAIRS, enclose_exp, unproven
+from ._exact import EXACT_WORK, enclose_exp, unproven
 from ._repair import proves_dp, repair
 from ._validation import check_delta, check_epsilon, check_int, check_probability_vector, real_array
 from .exceptions import (
@@ -724,7 +724,7 @@ def optimal_mechanism(
     # Prove the line mechanisms on the small boundary graph: the pullback only copies rows
     # along a graph morphism (Theorem 1), so a proof on Gb is a proof on G.
     mb = Mechanism(gb, pb)
-    proof = unproven(pb, gb.edges, enclose_exp(eps), dlt, max_exact=MAX_EXACT_PAIRS)
+    proof = unproven(pb, gb.edges, enclose_exp(eps), dlt, max_work=EXACT_WORK)
     if proof.any() and not proof.violated:
         mb = _certified(mb, eps, dlt, is_head)
     mech = g.pullback(mb)

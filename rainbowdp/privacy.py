@@ -46,7 +46,8 @@ from typing import Any
 import numpy as np
 
 from ._exact import (
-    MAX_EXACT_PAIRS,
+    EXACT_WORK,
+    P_SHIFT,
     compare_exp,
     delta_upper,
     enclose_exp,
@@ -364,8 +365,9 @@ def _pair_log_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> tuple[np.nd
 _EPS_BUMP = 2.0**-45
 #: Unit round-off of float64.
 _U64 = 2.0**-53
-#: At most this many directed edges that may attain the maximum are recomputed exactly.
-_EPS_EXACT_LIMIT = 4096
+#: Budget of exact work in :func:`epsilon_for_delta`: at most this many rational entries
+#: (directed edges times outputs) are recomputed exactly per round (about 0.3 s).
+_EPS_EXACT_WORK = 50_000
 #: Rounds of "prove, and on failure recompute the failing pairs exactly (or, if there are very
 #: many, raise ε)" before every directed edge is recomputed exactly.
 _EPS_ROUNDS = 4
@@ -393,10 +395,9 @@ def _log_up(x: Fraction) -> float:
 
 def _exact_candidates(p: np.ndarray, a: np.ndarray, b: np.ndarray, delta: float) -> float | None:
     """Smallest proved ε covering the directed pairs (a, b) exactly; ``None`` if infinite."""
-    d = Fraction(delta)
+    d = Fraction(delta) * (1 << P_SHIFT)  # on the scale of int_rows
     nodes, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
-    scale = 1 << 1074
-    rows = [[Fraction(int(v), scale) for v in r] for r in int_rows(p[nodes]).tolist()]
+    rows = int_rows(p[nodes]).tolist()
     best = Fraction(1)
     for i, j in zip(inverse[: a.size].tolist(), inverse[a.size :].tolist(), strict=True):
         x = pair_epsilon_exact(rows[i], rows[j], d)
@@ -404,6 +405,20 @@ def _exact_candidates(p: np.ndarray, a: np.ndarray, b: np.ndarray, delta: float)
             return None
         best = max(best, x)
     return _log_up(best)
+
+
+def _surely_infinite(p: np.ndarray, a: np.ndarray, b: np.ndarray, delta: float) -> bool:
+    """Whether some pair (a, b) provably puts more than δ of a's mass where b vanishes.
+
+    The float sum of q non-negative terms is at most (1 + (q - 1)u) times the exact one, so a
+    float sum above δ (1 + q 2^-52) proves it.
+    """
+    q = p.shape[1]
+    for _, pa, pb in endpoint_rows(p, a, b):
+        mass = np.where(pb == 0, pa, 0.0).sum(axis=1)
+        if bool(np.any(mass > delta * (1 + q * 2.0**-52))):
+            return True
+    return False
 
 
 def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
@@ -458,6 +473,8 @@ def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
         )
 
     inf_pairs = np.isinf(cand)
+    if inf_pairs.any() and _surely_infinite(p, *pairs(*np.nonzero(inf_pairs)), dlt):
+        return math.inf
     if inf_pairs.any():  # decide "infinite" exactly: float sums of the zero-Q mass may round
         worst = _exact_candidates(p, *pairs(*np.nonzero(inf_pairs)), dlt)
         if worst is None:
@@ -467,8 +484,9 @@ def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
     # the others keep their float estimate, raised by the bump. Then everything is proved.
     floor = float(np.max(cand - err))
     maybe = np.flatnonzero((cand + err >= floor).ravel())
-    if maybe.size > _EPS_EXACT_LIMIT:
-        maybe = maybe[np.argsort(-(cand + err).ravel()[maybe])[:_EPS_EXACT_LIMIT]]
+    limit = max(1, _EPS_EXACT_WORK // p.shape[1])
+    if maybe.size > limit:  # the most likely maxima; the rest are covered by bump and proof
+        maybe = maybe[np.argsort(-(cand + err).ravel()[maybe])[:limit]]
     exact_eps = _exact_candidates(p, *pairs(*np.unravel_index(maybe, cand.shape)), dlt)
     if exact_eps is None:  # pragma: no cover - infinite pairs were decided above
         return math.inf
@@ -476,11 +494,11 @@ def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
     rest[maybe] = False
     eps_hat = max(exact_eps, _bumped(float(cand.ravel()[rest].max(initial=0.0))))
     for round_ in range(_EPS_ROUNDS):
-        bad_f, bad_b, _ = unproven(p, edges, enclose_exp(eps_hat), dlt, max_exact=MAX_EXACT_PAIRS)
+        bad_f, bad_b, _ = unproven(p, edges, enclose_exp(eps_hat), dlt, max_work=EXACT_WORK)
         n_bad = int(bad_f.sum() + bad_b.sum())
         if n_bad == 0:
             return eps_hat
-        if n_bad > _EPS_EXACT_LIMIT:  # many near-ties: move away from them in floats
+        if n_bad > limit:  # many near-ties: move away from them in floats
             eps_hat = eps_hat + _EPS_BUMP * 16 ** (round_ + 1) * max(1.0, eps_hat)
             continue
         a = np.concatenate([heads[0][bad_f], heads[1][bad_b]])
