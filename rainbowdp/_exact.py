@@ -200,16 +200,18 @@ def float_error(p: np.ndarray, enc: ExpEnclosure) -> Fraction:
     r"""Bound :math:`\eta` on :math:`|\hat H - H_y|` for every pair and :math:`y \in [L, U]`.
 
     :math:`\hat H` is :func:`~rainbowdp._kernels.directed_divergences` at :math:`\hat x`. See
-    :func:`rainbowdp.certify.certify`, Notes; the underflow error of a product scaled by
-    :math:`2^k` is :math:`\tau 2^k`. Saturated: products are exact (0) or overflow (a
-    negative term either way), so only the summation error remains.
+    :func:`rainbowdp.certify.certify`, Notes: a relative part :math:`(q+2)u S` and an absolute
+    underflow part :math:`2q\tau` (each product :math:`\mathrm{fl}(m\,(2^kQ))` and each
+    difference underflows by at most τ). Saturated: no interval term (:math:`\hat x = L = U`).
     """
     q = p.shape[1]
     s_up = Fraction(float(p.sum(axis=1).max())) * (1 + q * U_ROUND * 2)
+    # relative round-off of the products, differences and the sum, plus an absolute underflow
+    # error of at most tau per product (fl(m (2^k Q)): the scaling is exact, the product
+    # rounds once) and per difference
+    err = (q + 2) * U_ROUND * s_up * (1 + Fraction(1, 2**30)) + 2 * q * TAU
     if enc.saturated:
-        return (q + 2) * U_ROUND * s_up * (1 + Fraction(1, 2**30))
-    tau = TAU * (1 << enc.k)
-    err = (q + 2) * U_ROUND * (s_up + q * tau) * (1 + Fraction(1, 2**30))
+        return err
     xf = enc.x_hat
     low, high = min(enc.lo, xf), max(enc.hi, xf)
     return err + (high - low) * s_up / low

@@ -67,8 +67,11 @@ def equalise_components(G: RainbowGraph, P: np.ndarray, fixed_mask: np.ndarray) 
     for c in range(n_comp):
         members = labels == c
         fixed_here = np.flatnonzero(members & fixed_mask)
-        row = P[fixed_here[0]] if fixed_here.size else P[members].mean(axis=0)
-        row = row / row.sum()
+        if fixed_here.size:  # the fixed row as given: renormalising could move it by an ulp
+            row = P[fixed_here[0]]
+        else:
+            row = P[members].mean(axis=0)
+            row = row / row.sum()
         out[members & ~fixed_mask] = row
     return out
 

@@ -233,11 +233,13 @@ def certify(
 
     **Float error bound** :math:`\eta`. ``verify`` evaluates :math:`\hat H` at
     :math:`\hat x = m\,2^k` (:func:`rainbowdp._kernels.scaled_exp`: ``math.exp(epsilon)`` up to
-    ε = 700, a scaled float above, so that no product overflows). Per output, with unit round-off
-    :math:`u = 2^{-53}` and underflow error :math:`\tau \le 2^{-1075}`, the computed
+    ε = 700, a scaled float above, so that no product overflows; :math:`2^k Q` is exact and the
+    product rounds once). Per output, with unit round-off :math:`u = 2^{-53}` and absolute
+    underflow error :math:`\tau \le 2^{-1075}`, the computed
     :math:`\max\{\mathrm{fl}(P - \mathrm{fl}(\hat x Q)), 0\}` differs from
-    :math:`\max\{P - \hat xQ, 0\}` by at most :math:`2u(1 + 4u)(P + \tau)` (a non-zero term has
-    :math:`\hat x Q \le (P + \tau)/(1 - u)`), and the sum of q non-negative terms adds
+    :math:`\max\{P - \hat xQ, 0\}` by at most :math:`2u(1 + 4u)P + 2\tau` (a non-zero term has
+    :math:`\hat x Q \le (P + \tau)/(1 - u)`; the product and the difference each underflow by
+    at most τ), and the sum of q non-negative terms adds
     :math:`\gamma_{q-1} \le (q-1)u(1 + 2^{-32})` times their sum :math:`\le S`, the largest row
     sum. Moving x from :math:`\hat x` to any :math:`y \in [L, U]` changes H by at most
     :math:`|y - \hat x|\, Q(\{P > m Q\}) \le |y - \hat x|\, S / m` with
@@ -245,11 +247,10 @@ def certify(
 
     .. math::
 
-        \eta = (q + 2)\,u\,(S + q\tau)(1 + 2^{-30})
+        \eta = (q + 2)\,u\,S\,(1 + 2^{-30}) + 2q\tau
                + \frac{\max(U, \hat x) - \min(L, \hat x)}{\min(L, \hat x)}\,S
 
-    (S rounded up; with k > 0 the underflow error is :math:`\tau 2^k`). When ``math.exp`` is
-    faithful, :math:`\eta \le \beta`.
+    (S rounded up). When ``math.exp`` is faithful, :math:`\eta \le \beta`.
 
     **Large ε.** Every positive float64 probability is at least :math:`2^{-1074}` and every
     entry is below 2, so for :math:`e^\epsilon \ge 2^{1075}` (ε >= 746 is used) every term with

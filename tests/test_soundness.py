@@ -993,3 +993,41 @@ def test_optimal_mechanisms_certify_private(n: int):
             )
 
     _designs_certify("optimal", cases())
+
+
+# ---------------------------------------------------------------------- review regressions
+@pytest.mark.parametrize("eps", [1e-12, 1e-8, 1e-7, 1e-6])
+def test_regression_milp_tiny_epsilon_with_a_fixed_row_is_feasible(eps):
+    # The constant mechanism is (eps, delta)-PDP (Kadam et al., Definition 2); a margin against
+    # the fixed row used to exclude even equal rows when e^eps - 1 is below it.
+    G = RainbowGraph.line(["a", "b"], 1)
+    M = rainbowdp.design.milp(G, epsilon=eps, delta=0.01, fixed={0: [0.5, 0.5]}).mechanism
+    assert rainbowdp.certify(M, epsilon=eps, delta=0.01).verdict == "private"
+    assert rainbowdp.pdp_delta(M, eps) <= 0.01
+
+
+@pytest.mark.parametrize(("eps", "delta"), [(0.0, 0.0), (0.0, 1e-300), (1e-300, 0.0)])
+def test_regression_lp_keeps_a_fixed_row_that_does_not_sum_to_one_exactly(eps, delta):
+    # The fixed row sums to 1 - 2^-53: copying it to every node is exactly private; a repair that
+    # renormalised it (or the free rows) moved them by an ulp and could not be proved.
+    G = RainbowGraph.line(["a", "b"], 2)
+    row = [0.5387270384845463, 0.4612729615154536]
+    M = rainbowdp.design.lp(G, epsilon=eps, delta=delta, fixed={0: row}).mechanism
+    assert rainbowdp.certify(M, epsilon=eps, delta=delta).verdict == "private"
+    assert M.probabilities[0].tolist() == row
+
+
+def test_regression_epsilon_for_delta_tight_when_many_edges_have_a_flat_slope():
+    # 501 edges tie with slope 2^-40 in H(x): the float filters cannot settle them, the exact
+    # budget is exceeded, and the last resort must return the exact maximum, not a raised one.
+    n, q = 502, 1000
+    a = np.full(q, 0.5 / (q - 1))
+    a[0] = 0.5
+    b = np.full(q, (1 - 2.0**-40) / (q - 1))
+    b[0] = 2.0**-40
+    rows = np.array([a if i % 2 == 0 else b for i in range(n)])
+    M = Mechanism(RainbowGraph.line(list(range(q)), n - 1), rows)
+    d = 0.5 - 1000 * 2.0**-40
+    eps = rainbowdp.epsilon_for_delta(M, d)
+    exact = math.log((Fraction(a[0]) - Fraction(d)) / Fraction(b[0]))  # Gu et al., Definition 2
+    assert 0 <= eps - exact <= 1e-12 * exact

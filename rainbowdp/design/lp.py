@@ -240,6 +240,7 @@ def lp(
         start=lambda Q: dp_mixing_bound(Q, aa, bb, eps, dlt),
         what=f"({eps:g}, {dlt:g})-DP",
         equalise=(eps == 0 and dlt == 0),
+        snap=True,
     )
     M = Mechanism(g, P2)
     rep = verify(M, epsilon=eps, delta=dlt)

@@ -203,6 +203,10 @@ def milp(
     tl = None if time_limit is None else float(time_limit)
     x = math.exp(eps)
     x_m = math.exp(min(eps, EPS_MODEL_MAX))  # coefficient in the model (stricter when capped)
+    # e^eps - 1 within a few margins of 0: a margin against a fixed row would exclude even equal
+    # rows, so ties are allowed everywhere and made exact afterwards (snapped rows are strictly
+    # non-leaking for eps > 0, and exactly tied at eps = 0).
+    tiny_eps = math.expm1(eps) <= 100 * m
     q = g.n_outputs
     budget = dlt - min(m, dlt / 2)
 
@@ -270,9 +274,9 @@ def milp(
         else:
             beta_rev = beta[slot[bk, vv]]
         # The waiver is for ties that can be made exact or repaired afterwards: between two free
-        # rows (mixing with the uniform distribution breaks them when eps > 0), or at eps = 0
+        # rows (mixing with the uniform distribution breaks them when eps > 0), or at a tiny eps
         # (equal rows are snapped to one float vector). Against a fixed row, keep the margin.
-        waive = np.full(kk.size, True) if eps == 0 else (ca >= 0) & (cb >= 0)
+        waive = np.full(kk.size, True) if tiny_eps else (ca >= 0) & (cb >= 0)
         idx1 = np.column_stack([ca, cb, beta_k, beta_rev])
         coef1 = np.column_stack(
             [np.ones(kk.size), np.full(kk.size, -x_m), np.full(kk.size, -(1.0 + m)), m * waive]
@@ -315,8 +319,8 @@ def milp(
         ok,
         start=lambda Q: 1e-12,
         what=f"({eps:g}, {dlt:g})-PDP",
-        equalise=eps == 0,
-        snap=eps == 0,
+        equalise=tiny_eps,
+        snap=True,
     )
     M = Mechanism(g, P2)
     achieved = pdp_delta(M, eps)
