@@ -6,7 +6,7 @@ distribution per node. rainbowdp verifies (ε, δ)-DP exactly, edge by edge, and
 mechanisms in closed form or by linear / mixed-integer programming.
 """
 
-from . import design, exceptions
+from . import exceptions
 from .certify import Certificate, Verdict, certify, exp_bounds
 from .exceptions import (
     GraphFileError,
@@ -103,3 +103,15 @@ __all__ = [
     "utility_from_ranks",
     "verify",
 ]
+
+
+def __getattr__(name: str):
+    """Load :mod:`rainbowdp.design` (and with it PuLP and the solvers) on first use.
+
+    ``import rainbowdp`` stays light: verification needs neither PuLP nor matplotlib.
+    """
+    if name == "design":
+        import importlib
+
+        return importlib.import_module(".design", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
