@@ -38,6 +38,7 @@ likelihood ratio of float64 probabilities, the divergence is the P-mass where Q 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -421,8 +422,11 @@ def _surely_infinite(p: np.ndarray, a: np.ndarray, b: np.ndarray, delta: float) 
     return False
 
 
-def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
+def epsilon_for_delta(mechanism: Mechanism, delta: Any) -> Any:
     r"""The smallest ε for which ``mechanism`` is (ε, δ)-DP, rounded up and proved.
+
+    ``delta`` is a number (a float is returned) or a 1-D array of numbers (an array of the
+    same length is returned, one proved ε per δ).
 
     For each ordered edge, :math:`x \mapsto H_x(P\|Q)` is decreasing, convex and piecewise
     linear with breakpoints at the likelihood ratios; the log-ratios are sorted and the linear
@@ -452,9 +456,26 @@ def epsilon_for_delta(mechanism: Mechanism, delta: float) -> float:
     >>> M2 = Mechanism(G, [[0.5, 0.5], [5e-324, 1.0]])   # a ratio beyond the float range
     >>> round(epsilon_for_delta(M2, 0.0), 3)
     743.747
+    >>> epsilon_for_delta(M, [0.5, 1.0]).tolist()
+    [0.0, 0.0]
     """
     m = _check_mechanism(mechanism)
-    dlt = check_delta(delta)
+    if not isinstance(delta, numbers.Real) or isinstance(delta, bool):
+        if isinstance(delta, str | bytes):
+            raise ParameterTypeError(
+                f"`delta` must be a number or an array of numbers, got delta={delta!r}."
+            )
+        deltas = real_array(delta, "delta")
+        if deltas.ndim != 1:
+            raise ParameterError(
+                f"`delta` must be a number or a 1-D array, got shape {deltas.shape}."
+            )
+        return np.array([_epsilon_for_delta(m, check_delta(float(d))) for d in deltas])
+    return _epsilon_for_delta(m, check_delta(delta))
+
+
+def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
+    """:func:`epsilon_for_delta` for one validated δ."""
     p = m.probabilities
     edges = m.graph.edges
     n_e = edges.shape[0]

@@ -171,3 +171,22 @@ def test_graph_without_edges_is_private(eps, delta):
     rep = verify(M, epsilon=eps, delta=delta)
     assert rep.is_private and rep.worst_edge is None
     assert epsilon_for_delta(M, delta) == 0.0
+
+
+def test_epsilon_for_delta_takes_an_array_of_deltas():
+    G = RainbowGraph.line(["yes", "no", "maybe"], 3)
+    M = Mechanism(G, [[0.6, 0.3, 0.1], [0.5, 0.3, 0.2], [0.3, 0.4, 0.3], [0.1, 0.5, 0.4]])
+    ds = [0.0, 1e-3, 0.05, 0.2, 1.0]
+    out = epsilon_for_delta(M, np.array(ds))
+    assert isinstance(out, np.ndarray) and out.shape == (5,)
+    assert out.tolist() == [epsilon_for_delta(M, d) for d in ds]
+    assert np.all(np.diff(out) <= 0)  # eps(delta) non-increasing
+    assert epsilon_for_delta(M, []).shape == (0,)
+    with pytest.raises(ValueError, match=r"`delta` must be in \[0, 1\].*1.5"):
+        epsilon_for_delta(M, [0.1, 1.5])
+    with pytest.raises(ValueError, match=r"`delta` must be a number or a 1-D array.*\(1, 1\)"):
+        epsilon_for_delta(M, [[0.1]])
+    with pytest.raises(TypeError, match=r"`delta`.*'0.1'"):
+        epsilon_for_delta(M, ["0.1"])
+    with pytest.raises(TypeError, match=r"`delta`.*'0.1'"):
+        epsilon_for_delta(M, "0.1")
