@@ -7,7 +7,7 @@ mechanisms in closed form or by linear / mixed-integer programming.
 """
 
 from . import exceptions
-from .certify import Certificate, Verdict, certify, exp_bounds
+from ._certify import Certificate, Verdict, certify, exp_bounds
 from .exceptions import (
     GraphFileError,
     InfeasibleDesignError,

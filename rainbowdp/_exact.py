@@ -14,7 +14,7 @@ and both sides are exact rationals, computed with Python integers (probabilities
 settle most pairs first:
 
 * :func:`float_error` bounds :math:`|\hat H - H_y|` for the float divergence :math:`\hat H` and
-  every :math:`y \in [L, U]` (the derivation is in :func:`rainbowdp.certify.certify`, Notes);
+  every :math:`y \in [L, U]` (the derivation is in :func:`rainbowdp.certify`, Notes);
 * :func:`certified_zero` proves :math:`P(v) \le L\,Q(v)` for every output from one rounded
   product per output, hence :math:`H_L = H_U = 0`.
 
@@ -111,7 +111,7 @@ def exp_scaled(eps: Fraction, bits: int) -> tuple[int, int]:
 
     Argument reduction :math:`r = \\epsilon / 2^s < 2^{-8}`, a Taylor enclosure of :math:`e^r`
     rounded outward at every step, then s squarings rounded outward (see
-    :func:`rainbowdp.certify.exp_bounds`, Notes). The cost grows with the size of the result,
+    :func:`rainbowdp.exp_bounds`, Notes). The cost grows with the size of the result,
     about :math:`1.44\\,\\epsilon` + ``bits`` bits.
     """
     if eps == 0:
@@ -200,7 +200,7 @@ def float_error(p: np.ndarray, enc: ExpEnclosure) -> Fraction:
     r"""Bound :math:`\eta` on :math:`|\hat H - H_y|` for every pair and :math:`y \in [L, U]`.
 
     :math:`\hat H` is :func:`~rainbowdp._kernels.directed_divergences` at :math:`\hat x`. See
-    :func:`rainbowdp.certify.certify`, Notes: a relative part :math:`(q+2)u S` and an absolute
+    :func:`rainbowdp.certify`, Notes: a relative part :math:`(q+2)u S` and an absolute
     underflow part :math:`2q\tau` (each product :math:`\mathrm{fl}(m\,(2^kQ))` and each
     difference underflows by at most τ). Saturated: no interval term (:math:`\hat x = L = U`).
     """

@@ -43,7 +43,7 @@ def proves_dp(G: RainbowGraph, P: np.ndarray, epsilon: float, delta: float) -> b
 
     Every directed edge must satisfy :math:`H_L \le \delta` for a rational
     :math:`L \le e^\epsilon` (:func:`rainbowdp._exact.unproven`); then
-    :func:`rainbowdp.certify.certify` answers ``"private"``. ``False`` may also mean "more than
+    :func:`rainbowdp.certify` answers ``"private"``. ``False`` may also mean "more than
     :data:`~rainbowdp._exact.EXACT_WORK` pairs are too close to call in floats", which the
     repair answers by mixing (so the exact work stays bounded on large graphs).
     """

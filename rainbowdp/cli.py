@@ -52,7 +52,6 @@ command exits with its normal code, printing nothing on standard error.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import os
@@ -224,13 +223,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     )
     code = EXIT_OK if rep.is_private else EXIT_NOT_PRIVATE
     if args.certify:
-        _certify = importlib.import_module(f"{__package__}.certify")  # the module, not the function
+        from ._certify import Verdict, certify
 
-        cert = _certify.certify(M, epsilon=args.epsilon, delta=args.delta)
+        cert = certify(M, epsilon=args.epsilon, delta=args.delta)
         code = {
-            _certify.Verdict.PRIVATE: EXIT_OK,
-            _certify.Verdict.NOT_PRIVATE: EXIT_NOT_PRIVATE,
-            _certify.Verdict.UNDECIDED: EXIT_UNDECIDED,
+            Verdict.PRIVATE: EXIT_OK,
+            Verdict.NOT_PRIVATE: EXIT_NOT_PRIVATE,
+            Verdict.UNDECIDED: EXIT_UNDECIDED,
         }[cert.verdict]
         out["certificate"] = str(cert.verdict.value)
         out["certificate_delta_bounds"] = [cert.delta_lower, cert.delta_upper]

@@ -637,7 +637,7 @@ def optimal_mechanism(
         :math:`\mathbb P[\mathcal M(d) = c(k)] = (T^{\operatorname{dist}(d, \partial B^c)}
         (\tilde m^c))_k`; nodes whose component has one rainbow and no boundary node get the
         point mass on their most preferred output. It is proved (ε, δ)-DP in exact arithmetic
-        (:func:`rainbowdp.certify.certify` answers ``"private"``): where the float evaluation
+        (:func:`rainbowdp.certify` answers ``"private"``): where the float evaluation
         of a tight constraint rounds the wrong way, the rows are mixed with the uniform
         distribution by the smallest weight that proves it (typically below 1e-13).
 

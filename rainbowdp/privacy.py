@@ -20,7 +20,7 @@ stored (dyadic rational) probabilities and the real :math:`e^\epsilon`, computed
 rigorous filters and exact integer arithmetic of :mod:`rainbowdp._exact`. The verdicts of
 :func:`verify` and :func:`are_close` are float decisions with a documented tolerance: the float
 divergence is compared with δ + ``tol`` + :func:`float_error_bound`, so "private" means exact
-δ* <= δ + ``tol`` + 2 :func:`float_error_bound`; :func:`rainbowdp.certify.certify` decides
+δ* <= δ + ``tol`` + 2 :func:`float_error_bound`; :func:`rainbowdp.certify` decides
 without tolerance.
 
 Any finite ε >= 0 is accepted: products :math:`e^\epsilon Q(v)` are formed as

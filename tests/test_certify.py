@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rainbowdp.certify import Certificate, Verdict, certify, exp_bounds
+from rainbowdp import Certificate, Verdict, certify, exp_bounds
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import float_error_bound, verify

@@ -16,9 +16,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from rainbowdp import design
+from rainbowdp import design, exp_bounds
 from rainbowdp import io as rio
-from rainbowdp.certify import exp_bounds
 from rainbowdp.cli import main
 from rainbowdp.exceptions import (
     GraphFileError,

@@ -10,8 +10,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from rainbowdp import bundled
-from rainbowdp.certify import certify
+from rainbowdp import bundled, certify
 from rainbowdp.exceptions import GraphFileError, ParameterError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.io import load, load_assignment, load_graph, load_mechanism, save_graph

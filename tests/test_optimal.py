@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
-from rainbowdp.certify import certify
+from rainbowdp import certify
 from rainbowdp.exceptions import InvalidBoundaryError, NoOptimalMechanismError, NotPrivateError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism

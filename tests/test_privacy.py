@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rainbowdp._kernels as _kernels
-from rainbowdp.certify import exp_bounds
+from rainbowdp import exp_bounds
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import (

@@ -11,9 +11,9 @@ Models are built with PuLP and solved by HiGHS or CBC (:mod:`rainbowdp.design.so
 """
 
 from ._common import UTILITY_NAMES, utility_matrix
+from ._lp import lp
+from ._milp import milp
 from ._result import DesignResult
-from .lp import lp
-from .milp import milp
 from .solvers import available_solvers, default_solver
 
 __all__ = [

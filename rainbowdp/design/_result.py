@@ -17,7 +17,7 @@ class DesignResult:
     ----------
     mechanism : Mechanism
         The designed mechanism, proved private in exact arithmetic:
-        :func:`rainbowdp.certify.certify` at (ε, δ) answers ``"private"`` for both designers, and
+        :func:`rainbowdp.certify` at (ε, δ) answers ``"private"`` for both designers, and
         for :func:`~rainbowdp.design.milp` the sound :func:`rainbowdp.privacy.pdp_delta` is at
         most δ.
     objective : float

@@ -96,8 +96,8 @@ from ._common import (
     solve_model,
     utility_matrix,
 )
+from ._lp import lp as _lp
 from ._result import DesignResult
-from .lp import lp as _lp
 
 __all__ = ["FORMULATIONS", "milp"]
 
