@@ -6,7 +6,7 @@ distribution per node. rainbowdp verifies (ε, δ)-DP exactly, edge by edge, and
 mechanisms in closed form or by linear / mixed-integer programming.
 """
 
-from . import exceptions
+from . import exceptions, plot
 from ._certify import Certificate, Verdict, certify, exp_bounds
 from .exceptions import (
     GraphFileError,
@@ -25,6 +25,7 @@ from .exceptions import (
     SolverTimeLimitError,
 )
 from .graph import RainbowGraph
+from .io import load_graph, save_graph
 from .mechanism import Mechanism
 from .morphism import Morphism, boundary_graph, distances_to_boundary
 from .optimal import (
@@ -92,12 +93,15 @@ __all__ = [
     "hockey_stick",
     "is_order_reasonable",
     "line_mechanism",
+    "load_graph",
     "mechanism_dominates",
     "optimal_mechanism",
     "pdp_delta",
+    "plot",
     "prefix_sums",
     "prefix_sums_closed_form",
     "privacy_profile",
+    "save_graph",
     "switch_threshold",
     "tau",
     "utility_from_ranks",

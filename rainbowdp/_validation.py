@@ -11,7 +11,7 @@ import decimal
 import math
 import numbers
 import sys
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -200,12 +200,3 @@ def check_probability_vector(
             f"`{name}` must sum to 1 (within {atol:g}), got sum {total!r} for {name}={value!r}."
         )
     return arr
-
-
-def check_hashable(value: Any, name: str) -> Hashable:
-    """Check that ``value`` is hashable (usable as a node or an output)."""
-    try:
-        hash(value)
-    except TypeError as exc:
-        raise ParameterTypeError(f"`{name}` must be hashable, got {name}={value!r}.") from exc
-    return value

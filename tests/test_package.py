@@ -38,3 +38,14 @@ def test_public_functions_are_not_shadowed_by_modules():
     assert rdp.certify is _certify.certify and rdp.exp_bounds is _certify.exp_bounds
     assert rdp.design.lp is _lp.lp and rdp.design.milp is _milp.milp
     assert callable(rdp.certify) and callable(rdp.design.lp) and callable(rdp.design.milp)
+
+
+def test_files_and_drawings_are_reachable_from_the_package(tmp_path):
+    import rainbowdp as rdp
+
+    G = rdp.RainbowGraph.line(["a", "b"], 1)
+    M = rdp.Mechanism(G, [[0.6, 0.4], [0.4, 0.6]])
+    rdp.save_graph(G, tmp_path / "g.json", mechanism=M)
+    H = rdp.load_graph(tmp_path / "g.json")
+    assert H.nodes == G.nodes
+    assert callable(rdp.plot.draw_rainbow_graph)
