@@ -203,6 +203,9 @@ class RainbowGraph:
     boundary : iterable of nodes, optional
         Nodes declared to be boundary nodes in addition to those of Definition 5. Defaults to the
         graph attribute ``graph.graph["boundary"]`` when present.
+    answers : sequence or mapping, optional
+        The true query answer of every node (:attr:`answers`), in node order or as
+        ``{node: answer}``; used by the answer-based utilities and losses.
 
     Raises
     ------
@@ -248,8 +251,28 @@ class RainbowGraph:
         *,
         rainbow: str = "rainbow",
         boundary: Iterable[Hashable] | None = None,
+        answers: Sequence[Any] | Mapping | None = None,
     ) -> None:
         self._init_from_nx(graph, outputs, rainbow=rainbow, boundary=boundary)
+        if answers is not None:
+            self._answers = self._check_answers(answers)
+
+    def _check_answers(self, answers: Any) -> tuple:
+        """``answers`` as a tuple in node order: a mapping node -> answer or a sequence."""
+        if isinstance(answers, Mapping):
+            missing = [d for d in self.nodes if d not in answers]
+            if missing:
+                raise ParameterError(
+                    f"`answers` has no answer for node {missing[0]!r}, got answers={answers!r}."
+                )
+            return tuple(answers[d] for d in self.nodes)
+        values = _ordered_sequence(answers, "answers", "true answers", "answer i is node i's")
+        if len(values) != self.n_nodes:
+            raise ParameterError(
+                f"`answers` must have one answer per node ({self.n_nodes}), got "
+                f"{len(values)}: answers={answers!r}."
+            )
+        return tuple(values)
 
     def _init_from_nx(
         self,
@@ -605,9 +628,7 @@ class RainbowGraph:
         for d, row in zip(nodes, order, strict=True):
             h.nodes[d]["rainbow"] = [outs[j] for j in row]
         h.graph["outputs"] = list(outs)
-        G = cls(h, outs)
-        G._answers = tuple(answers)
-        return G
+        return cls(h, outs, answers=answers)
 
     @classmethod
     def line(cls, rainbow: Sequence[Hashable], n: int) -> RainbowGraph:

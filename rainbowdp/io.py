@@ -346,12 +346,13 @@ def _build(g: nx.Graph, p: Path) -> tuple[RainbowGraph, Mechanism | None]:
                 f"got {boundary!r}."
             )
         boundary = [_hashable(b) for b in boundary]
+    answers = None
+    if all("answer" in d for _, d in g.nodes(data=True)):
+        answers = {n: _hashable(d["answer"]) for n, d in g.nodes(data=True)}
     try:
-        G = RainbowGraph(g, [_hashable(o) for o in outputs], boundary=boundary)
+        G = RainbowGraph(g, [_hashable(o) for o in outputs], boundary=boundary, answers=answers)
     except (InvalidGraphError, ParameterError, ParameterTypeError) as exc:
         raise GraphFileError(f"{where!r}: {exc}") from None
-    if all("answer" in g.nodes[n] for n in G.nodes):
-        G._answers = tuple(_hashable(g.nodes[n]["answer"]) for n in G.nodes)
     with_m = [n for n in G.nodes if "mechanism" in g.nodes[n]]
     if not with_m:
         return G, None

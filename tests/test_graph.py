@@ -234,3 +234,17 @@ def test_rainbows_are_ordered_sequences():
     assert B.rainbow(0) == (True, False) and B.region([True, False]) == [0, 1]
     with pytest.raises(InvalidGraphError, match="booleans and integers"):
         RainbowGraph.line([0, 1], 1).region([False, True])
+
+
+def test_answers_given_to_the_constructor():
+    g = nx.path_graph(3)
+    nx.set_node_attributes(g, {0: [0, 1], 1: [0, 1], 2: [1, 0]}, "rainbow")
+    assert RainbowGraph(g, [0, 1], answers=[0, 0, 1]).answers == (0, 0, 1)
+    assert RainbowGraph(g, [0, 1], answers={2: 1, 0: 0, 1: 0}).answers == (0, 0, 1)
+    assert RainbowGraph(g, [0, 1]).answers is None
+    with pytest.raises(ValueError, match=r"`answers` must have one answer per node \(3\)"):
+        RainbowGraph(g, [0, 1], answers=[0, 1])
+    with pytest.raises(ValueError, match=r"`answers` has no answer for node 2"):
+        RainbowGraph(g, [0, 1], answers={0: 0, 1: 0})
+    with pytest.raises(TypeError, match=r"`answers` must be an ordered sequence.*a set"):
+        RainbowGraph(g, [0, 1], answers={0, 1, 2})
