@@ -10,9 +10,9 @@ Both return a :class:`DesignResult` whose mechanism has been re-checked by the e
 Models are built with PuLP and solved by HiGHS or CBC (:mod:`rainbowdp.design.solvers`).
 """
 
-from ._common import UTILITY_NAMES, utility_matrix
 from ._lp import lp
 from ._milp import milp
+from ._problem import UTILITY_NAMES, utility_matrix
 from ._result import DesignResult
 from .solvers import available_solvers, default_solver
 

@@ -51,13 +51,10 @@ from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import float_error_bound, verify
 from . import solvers
-from ._common import (
+from ._model import (
     EPS_MODEL_MAX,
     ModelBuilder,
-    check_bounds,
-    check_fixed,
-    check_flag,
-    check_graph,
+    design_result,
     directed_pairs,
     fixed_fixed_pairs,
     names,
@@ -65,8 +62,8 @@ from ._common import (
     repair_solution,
     safety_margin,
     solve_model,
-    utility_matrix,
 )
+from ._problem import check_bounds, check_fixed, check_flag, check_graph, utility_matrix
 from ._result import DesignResult
 
 __all__ = ["lp"]
@@ -243,21 +240,15 @@ def lp(
         snap=True,
     )
     M = Mechanism(g, P2)
-    rep = verify(M, epsilon=eps, delta=dlt)
-    objective = float((U * P2).sum())
-    return DesignResult(
-        mechanism=M,
-        objective=objective,
-        status=out.status,
-        solver=out.solver,
-        build_seconds=build,
-        solve_seconds=out.seconds,
-        n_variables=len(mb.vars),
-        n_constraints=mb.n_rows,
-        repair=max(0.0, solver_obj - objective),
-        repair_weight=0.0 if math.isnan(lam) else lam,
+    return design_result(
+        mb,
+        out,
+        M,
+        U,
         solver_objective=solver_obj,
-        achieved_delta=rep.delta_required,
+        repair_weight=lam,
+        build_seconds=build,
+        achieved_delta=verify(M, epsilon=eps, delta=dlt).delta_required,
         method="lp",
         formulation="exact",
         epsilon=eps,

@@ -81,22 +81,19 @@ from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import pdp_delta
 from . import solvers
-from ._common import (
+from ._lp import lp as _lp
+from ._model import (
     EPS_MODEL_MAX,
     ModelBuilder,
-    check_bounds,
-    check_fixed,
-    check_flag,
-    check_graph,
+    design_result,
     directed_pairs,
     fixed_fixed_pairs,
     names,
     probability_columns,
     repair_solution,
     solve_model,
-    utility_matrix,
 )
-from ._lp import lp as _lp
+from ._problem import check_bounds, check_fixed, check_flag, check_graph, utility_matrix
 from ._result import DesignResult
 
 __all__ = ["FORMULATIONS", "milp"]
@@ -324,27 +321,21 @@ def milp(
     )
     M = Mechanism(g, P2)
     achieved = pdp_delta(M, eps)
-    if achieved > dlt:  # pragma: no cover - certify only returns checked points
+    if achieved > dlt:  # pragma: no cover - the repair only returns checked points
         raise NotPrivateError(f"designed mechanism leaks {achieved!r} > delta={dlt!r}.")
-    objective = float((U * P2).sum())
-    return DesignResult(
-        mechanism=M,
-        objective=objective,
-        status=out.status,
-        solver=out.solver,
-        build_seconds=build,
-        solve_seconds=out.seconds,
-        n_variables=len(mb.vars),
-        n_constraints=mb.n_rows,
-        repair=max(0.0, solver_obj - objective),
-        repair_weight=lam,
+    return design_result(
+        mb,
+        out,
+        M,
+        U,
         solver_objective=solver_obj,
+        repair_weight=lam,
+        build_seconds=build,
         achieved_delta=achieved,
         method="milp",
         formulation=formulation,
         epsilon=eps,
         delta=dlt,
-        n_integer_variables=mb.n_integer,
         solved_epsilon=min(eps, EPS_MODEL_MAX),
         solved_delta=budget,
     )

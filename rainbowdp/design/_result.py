@@ -48,9 +48,9 @@ class DesignResult:
     n_integer_variables : int
     solved_epsilon, solved_delta : float
         The parameters the model was solved at: for the LP, (ε, δ) less the safety margin of
-        :func:`rainbowdp.design._common.safety_margin`, so that the result is private in exact
+        :func:`rainbowdp.design._model.safety_margin`, so that the result is private in exact
         arithmetic with room to spare; for the MILP, ε and the budget δ - min(m, δ/2). ε is
-        capped at :data:`~rainbowdp.design._common.EPS_MODEL_MAX` (e^ε = 1e8) in both: solvers
+        capped at :data:`~rainbowdp.design._model.EPS_MODEL_MAX` (e^ε = 1e8) in both: solvers
         cannot use larger coefficients, and the capped model is stricter.
     """
 

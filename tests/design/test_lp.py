@@ -15,7 +15,7 @@ from scipy.optimize import linprog
 
 from rainbowdp._repair import dp_mixing_bound, mix
 from rainbowdp.design import lp, utility_matrix
-from rainbowdp.design._common import ModelBuilder
+from rainbowdp.design._model import ModelBuilder
 from rainbowdp.exceptions import InfeasibleDesignError, NotPrivateError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
@@ -273,7 +273,7 @@ def test_closed_form_mixing_weight_restores_privacy(M, eps, dlt, G):
 
 def _inject(monkeypatch, row: int, delta_vec: np.ndarray) -> None:
     """Perturb the extracted point and switch off the vertex refinement (tested separately)."""
-    common = importlib.import_module("rainbowdp.design._common")
+    common = importlib.import_module("rainbowdp.design._model")
     monkeypatch.setattr(ModelBuilder, "refine", lambda self, **kw: None)
     real = common.extract
 
