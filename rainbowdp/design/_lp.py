@@ -45,7 +45,6 @@ import numpy as np
 import pulp
 
 from .._repair import dp_mixing_bound, proves_dp
-from .._validation import check_delta, check_epsilon
 from ..exceptions import InfeasibleDesignError
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
@@ -63,7 +62,7 @@ from ._model import (
     safety_margin,
     solve_model,
 )
-from ._problem import check_bounds, check_fixed, check_flag, check_graph, utility_matrix
+from ._problem import check_problem
 from ._result import DesignResult
 
 __all__ = ["lp"]
@@ -151,13 +150,9 @@ def lp(
     >>> res.status, round(res.objective, 6)
     ('optimal', 1.4)
     """
-    g = check_graph(G)
-    eps = check_epsilon(epsilon, finite_exp=True)
-    dlt = check_delta(delta)
-    U = utility_matrix(g, utility)
-    fixed_mask, fixed_values = check_fixed(g, fixed)
-    lower, upper = check_bounds(g, bounds, fixed_mask, fixed_values)
-    check_flag(msg, "msg")
+    g, eps, dlt, U, fixed_mask, fixed_values, lower, upper = check_problem(
+        G, epsilon, delta, utility, fixed, bounds, msg
+    )
     slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg, lp=True)
     tl = None if time_limit is None else float(time_limit)
     x = math.exp(eps)

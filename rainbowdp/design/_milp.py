@@ -75,7 +75,7 @@ import numpy as np
 import pulp
 
 from .._repair import repair
-from .._validation import check_delta, check_epsilon, check_nonnegative_float
+from .._validation import check_nonnegative_float
 from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
@@ -93,7 +93,7 @@ from ._model import (
     repair_solution,
     solve_model,
 )
-from ._problem import check_bounds, check_fixed, check_flag, check_graph, utility_matrix
+from ._problem import check_problem
 from ._result import DesignResult
 
 __all__ = ["FORMULATIONS", "milp"]
@@ -178,12 +178,9 @@ def milp(
     >>> pdp_delta(res.mechanism, math.log(2)) <= 0.1
     True
     """
-    g = check_graph(G)
-    eps = check_epsilon(epsilon, finite_exp=True)
-    dlt = check_delta(delta)
-    U = utility_matrix(g, utility)
-    fixed_mask, fixed_values = check_fixed(g, fixed)
-    lower, upper = check_bounds(g, bounds, fixed_mask, fixed_values)
+    g, eps, dlt, U, fixed_mask, fixed_values, lower, upper = check_problem(
+        G, epsilon, delta, utility, fixed, bounds, msg
+    )
     if not isinstance(formulation, str) or formulation not in FORMULATIONS:
         raise ParameterError(
             f"`formulation` must be one of {FORMULATIONS}, got formulation={formulation!r}."
@@ -191,7 +188,6 @@ def milp(
     m = check_nonnegative_float(margin, "margin")
     if m > 0.01:
         raise ParameterError(f"`margin` must be in [0, 0.01], got margin={margin!r}.")
-    check_flag(msg, "msg")
     if dlt == 0:
         return _delta_zero(
             g, eps, U, fixed_mask, fixed_values, bounds, formulation, solver, time_limit, msg

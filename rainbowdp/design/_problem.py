@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._validation import check_probability_vector, real_array
+from .._validation import check_delta, check_epsilon, check_probability_vector, real_array
 from ..exceptions import InfeasibleDesignError, ParameterError, ParameterTypeError
 from ..graph import RainbowGraph
 
-__all__ = ["UTILITY_NAMES", "utility_matrix"]
+__all__ = ["UTILITY_NAMES", "Problem", "check_problem", "utility_matrix"]
 
 UTILITY_NAMES = ("accuracy", "rank", "absolute", "squared")
 
@@ -237,3 +237,30 @@ def check_flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
         raise ParameterTypeError(f"`{name}` must be a bool, got {name}={value!r}.")
     return value
+
+
+class Problem(NamedTuple):
+    """The validated data of a design problem (see :func:`check_problem`)."""
+
+    graph: RainbowGraph
+    epsilon: float
+    delta: float
+    utility: np.ndarray  # (N, q)
+    fixed_mask: np.ndarray  # (N,) bool
+    fixed_values: np.ndarray  # (N, q), 0 off the mask
+    lower: np.ndarray  # (N, q)
+    upper: np.ndarray  # (N, q)
+
+
+def check_problem(
+    G: Any, epsilon: Any, delta: Any, utility: Any, fixed: Any, bounds: Any, msg: Any
+) -> Problem:
+    """Validate the arguments the LP and the MILP share, before any model is built."""
+    g = check_graph(G)
+    eps = check_epsilon(epsilon, finite_exp=True)
+    dlt = check_delta(delta)
+    U = utility_matrix(g, utility)
+    fixed_mask, fixed_values = check_fixed(g, fixed)
+    lower, upper = check_bounds(g, bounds, fixed_mask, fixed_values)
+    check_flag(msg, "msg")
+    return Problem(g, eps, dlt, U, fixed_mask, fixed_values, lower, upper)
