@@ -18,7 +18,7 @@ import math
 import numbers
 import os
 from collections.abc import Hashable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -282,7 +282,12 @@ class Mechanism:
         return Mechanism(self._graph, pmf)
 
     def sample(
-        self, node: Hashable, size: int | None = None, *, rng: Any = "secure", bits: int = 53
+        self,
+        node: Hashable,
+        size: int | None = None,
+        *,
+        rng: Literal["secure"] | np.random.Generator = "secure",
+        bits: int = 53,
     ) -> Any:
         r"""Draw outputs of :math:`\mathcal M(d)` exactly from :meth:`quantised` ``(bits)``.
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -66,6 +66,8 @@ __all__ = [
 
 #: The two operators: the corrected one (default) and the one printed as eq. (4.3).
 VARIANTS = ("corrected", "paper")
+#: The operator: Gu et al.'s corrected T (default) or eq. (4.3) as printed.
+Variant = Literal["corrected", "paper"]
 
 #: Value of τ_k when the threshold is never reached (δ = 0 and s_k^0 = 0, or ε = δ = 0).
 TAU_INFINITY = int(np.iinfo(np.int64).max)
@@ -105,7 +107,7 @@ def _check_distributions(p: Any, name: str) -> np.ndarray:
     return arr
 
 
-def switch_threshold(epsilon: float, delta: float, *, variant: str = "corrected") -> float:
+def switch_threshold(epsilon: float, delta: float, *, variant: Variant = "corrected") -> float:
     r"""Prefix-sum value at which :math:`T_{\epsilon,\delta}` switches branch.
 
     Parameters
@@ -143,7 +145,7 @@ def switch_threshold(epsilon: float, delta: float, *, variant: str = "corrected"
 
 
 # ---------------------------------------------------------------------- the operator
-def _step(p: np.ndarray, x: float, delta: float, variant: str) -> np.ndarray:
+def _step(p: np.ndarray, x: float, delta: float, variant: Variant) -> np.ndarray:
     r"""One application of T to the rows of ``p`` (validated, shape (R, q)), entry by entry.
 
     Each prefix sum k is in one branch: A (:math:`s'_k = e^\epsilon s_k + \delta`), B (the
@@ -203,7 +205,7 @@ def _step(p: np.ndarray, x: float, delta: float, variant: str) -> np.ndarray:
     return out
 
 
-def T(p: Any, epsilon: float, delta: float, *, variant: str = "corrected") -> np.ndarray:
+def T(p: Any, epsilon: float, delta: float, *, variant: Variant = "corrected") -> np.ndarray:
     r"""The operator :math:`T_{\epsilon,\delta}` of Gu et al., Theorem 4 (corrected).
 
     Parameters
@@ -266,7 +268,7 @@ def T(p: Any, epsilon: float, delta: float, *, variant: str = "corrected") -> np
     return out[0] if arr.ndim == 1 else out
 
 
-def _iterate(m: np.ndarray, n: int, x: float, delta: float, variant: str) -> np.ndarray:
+def _iterate(m: np.ndarray, n: int, x: float, delta: float, variant: Variant) -> np.ndarray:
     """(R, n+1, q) array: row t of block r is T^t(m[r])."""
     r, q = m.shape
     out = np.empty((r, n + 1, q))
@@ -283,7 +285,7 @@ def _iterate(m: np.ndarray, n: int, x: float, delta: float, variant: str) -> np.
 
 
 # ---------------------------------------------------------------------- closed forms
-def _tau_array(s0: np.ndarray, eps: float, delta: float, variant: str) -> np.ndarray:
+def _tau_array(s0: np.ndarray, eps: float, delta: float, variant: Variant) -> np.ndarray:
     x = math.exp(eps)
     thr = (1.0 - delta) / (x + 1.0) if variant == "corrected" else 1.0 / (x + 1.0)
     tau_out = np.zeros(s0.shape, dtype=np.int64)
@@ -307,7 +309,7 @@ def _tau_array(s0: np.ndarray, eps: float, delta: float, variant: str) -> np.nda
     return tau_out
 
 
-def tau(m: Any, epsilon: float, delta: float, *, variant: str = "corrected") -> np.ndarray:
+def tau(m: Any, epsilon: float, delta: float, *, variant: Variant = "corrected") -> np.ndarray:
     r"""Switch times :math:`\tau_k`: the first t >= 0 with :math:`s_k^t` >= the threshold.
 
     Parameters
@@ -363,7 +365,7 @@ def tau(m: Any, epsilon: float, delta: float, *, variant: str = "corrected") -> 
 
 
 def prefix_sums_closed_form(
-    m: Any, t: Any, epsilon: float, delta: float, *, variant: str = "corrected"
+    m: Any, t: Any, epsilon: float, delta: float, *, variant: Variant = "corrected"
 ) -> np.ndarray:
     r"""Prefix sums :math:`s^t_k` of :math:`T^t(\vec m)` in closed form (Gu et al., Section 5).
 
@@ -460,8 +462,8 @@ def line_mechanism(
     epsilon: float,
     delta: float,
     *,
-    variant: str = "corrected",
-    method: str = "iterate",
+    variant: Variant = "corrected",
+    method: Literal["iterate", "closed-form"] = "iterate",
 ) -> np.ndarray:
     r"""The optimal mechanism on the (c, n)-line with boundary condition m (Theorem 4).
 
@@ -607,7 +609,7 @@ def optimal_mechanism(
     epsilon: float,
     delta: float = 0.0,
     boundary: Mapping,
-    variant: str = "corrected",
+    variant: Variant = "corrected",
 ) -> Mechanism:
     r"""The unique optimal (ε, δ)-DP mechanism under a valid homogeneous boundary condition.
 

@@ -17,7 +17,7 @@ from ._validation import check_delta, check_epsilon, check_int, check_probabilit
 from .exceptions import ParameterError, ParameterTypeError
 from .graph import RainbowGraph
 from .mechanism import Mechanism
-from .optimal import TAU_INFINITY, line_mechanism, prefix_sums_closed_form, tau
+from .optimal import TAU_INFINITY, Variant, line_mechanism, prefix_sums_closed_form, tau
 
 __all__ = ["draw_rainbow_graph", "output_colors", "plot_line_mechanism"]
 
@@ -63,7 +63,7 @@ def plot_line_mechanism(
     *,
     ax: Any = None,
     labels: Sequence[str] | None = None,
-    variant: str = "corrected",
+    variant: Variant = "corrected",
 ) -> Any:
     r"""Probability of each output against the distance t on the optimal (c, n)-line.
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pulp
@@ -76,7 +76,7 @@ def lp(
     utility: Any = "accuracy",
     fixed: Mapping | None = None,
     bounds: Mapping | None = None,
-    solver: Any = None,
+    solver: Literal["highs", "cbc"] | pulp.LpSolver | None = None,
     time_limit: float | None = None,
     msg: bool = False,
 ) -> DesignResult:

@@ -69,7 +69,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pulp
@@ -100,6 +100,7 @@ __all__ = ["FORMULATIONS", "milp"]
 
 #: Accepted values of ``formulation``.
 FORMULATIONS = ("definition", "kadam13")
+Formulation = Literal["definition", "kadam13"]
 
 
 def milp(
@@ -110,9 +111,9 @@ def milp(
     utility: Any = "accuracy",
     fixed: Mapping | None = None,
     bounds: Mapping | None = None,
-    formulation: str = "definition",
+    formulation: Formulation = "definition",
     margin: float = 1e-7,
-    solver: Any = None,
+    solver: Literal["highs", "cbc"] | pulp.LpSolver | None = None,
     time_limit: float | None = None,
     msg: bool = False,
 ) -> DesignResult:
