@@ -8,6 +8,7 @@ mechanisms in closed form or by linear / mixed-integer programming.
 
 from . import exceptions, plot
 from ._certify import Certificate, Verdict, certify, exp_bounds
+from .compare import Comparison, compare
 from .exceptions import (
     GraphFileError,
     InfeasibleDesignError,
@@ -60,6 +61,7 @@ __version__ = "0.1.0"
 __all__ = [
     "TAU_INFINITY",
     "Certificate",
+    "Comparison",
     "GraphFileError",
     "InfeasibleDesignError",
     "InvalidBoundaryError",
@@ -83,6 +85,7 @@ __all__ = [
     "are_close",
     "boundary_graph",
     "certify",
+    "compare",
     "design",
     "distances_to_boundary",
     "dominates",
