@@ -44,11 +44,12 @@ from typing import Any, Literal
 import numpy as np
 import pulp
 
+from .._exact import enclose_exp, unproven
 from .._repair import dp_mixing_bound, proves_dp
 from ..exceptions import InfeasibleDesignError
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
-from ..privacy import float_error_bound, verify
+from ..privacy import verify
 from . import solvers
 from ._model import (
     EPS_MODEL_MAX,
@@ -160,10 +161,11 @@ def lp(
 
     # Two fixed neighbours are data, not decisions: check them before building anything.
     fa, fb = fixed_fixed_pairs(g, fixed_mask)
-    if fa.size:
-        h = np.maximum(fixed_values[fa] - x * fixed_values[fb], 0.0).sum(axis=1)
-        worst = int(np.argmax(h))
-        if h[worst] > dlt + float_error_bound(q):
+    if fa.size:  # decided as the result will be: proved (eps, delta)-close, or infeasible
+        bad, _, _ = unproven(fixed_values, np.column_stack([fa, fb]), enclose_exp(eps), dlt)
+        if bad.any():
+            h = np.maximum(fixed_values[fa] - x * fixed_values[fb], 0.0).sum(axis=1)
+            worst = int(np.flatnonzero(bad)[np.argmax(h[bad])])
             u, w = g.nodes[int(fa[worst])], g.nodes[int(fb[worst])]
             raise InfeasibleDesignError(
                 f"the fixed rows of neighbours {u!r} and {w!r} are not ({eps:g}, {dlt:g})-close "

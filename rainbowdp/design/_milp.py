@@ -74,6 +74,7 @@ from typing import Any, Literal
 import numpy as np
 import pulp
 
+from .._exact import compare_exp, enclose_exp, pdp_leakage_upper
 from .._repair import repair
 from .._validation import check_nonnegative_float
 from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError
@@ -195,7 +196,6 @@ def milp(
         )
     slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg)
     tl = None if time_limit is None else float(time_limit)
-    x = math.exp(eps)
     x_m = math.exp(min(eps, EPS_MODEL_MAX))  # coefficient in the model (stricter when capped)
     # e^eps - 1 within a few margins of 0: a margin against a fixed row would exclude even equal
     # rows, so ties are allowed everywhere and made exact afterwards (snapped rows are strictly
@@ -205,11 +205,12 @@ def milp(
     budget = dlt - min(m, dlt / 2)
 
     fa, fb = fixed_fixed_pairs(g, fixed_mask)
-    if fa.size and formulation == "definition":
+    if fa.size and formulation == "definition":  # decided as the result will be (soundly)
         A, B = fixed_values[fa], fixed_values[fb]
-        leak = np.where(A > x * B, A, 0.0).sum(axis=1)
+        _, no_leak = compare_exp(A, B, enclose_exp(eps))
+        leak = np.where(no_leak, 0.0, A).sum(axis=1)
         worst = int(np.argmax(leak))
-        if leak[worst] > dlt:
+        if pdp_leakage_upper(fixed_values, fa, fb, enclose_exp(eps)) > dlt:
             u, w = g.nodes[int(fa[worst])], g.nodes[int(fb[worst])]
             raise InfeasibleDesignError(
                 f"the fixed rows of neighbours {u!r} -> {w!r} leak {leak[worst]:.6g} > "

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
+from rainbowdp import certify
 from rainbowdp._repair import dp_mixing_bound, mix
 from rainbowdp.design import lp, utility_matrix
 from rainbowdp.design._model import ModelBuilder
@@ -354,3 +355,15 @@ def test_bad_arguments(kwargs, exc, match):
 def test_bad_graph():
     with pytest.raises(TypeError, match="RainbowGraph"):
         lp(nx.path_graph(2), epsilon=1.0)
+
+
+def test_fixed_neighbours_are_judged_exactly():
+    # P0/P1 = 2 exactly on output 0, and e^fl(ln 2) < 2: the fixed rows are not (fl(ln 2), 0)-close
+    # in exact arithmetic, so no certifiable design exists; one float step up, they are.
+    G = RainbowGraph.line(["a", "b"], 2)
+    fixed = {0: [0.4, 0.6], 1: [0.2, 0.8]}
+    with pytest.raises(InfeasibleDesignError, match=r"fixed rows of neighbours 0 and 1"):
+        lp(G, epsilon=math.log(2), fixed=fixed)
+    eps_up = math.nextafter(math.log(2), math.inf)
+    res = lp(G, epsilon=eps_up, fixed=fixed)
+    assert certify(res.mechanism, epsilon=eps_up).verdict == "private"
