@@ -345,7 +345,7 @@ def certify(
     if exact:
         check = np.arange(n_e)
     else:
-        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k)
+        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=g.directed)
         cut = float_at_most(d_frac - eta) if d_frac >= eta else -1.0
         worst_float = int(np.argmax(np.maximum(fwd, bwd)))
         # Smallest float v with v - eta >= threshold: a divergence above it is a proof.
@@ -399,9 +399,12 @@ def certify(
             blk = pairs[start : start + _EXACT_CHUNK]
             a, b = rows[blk[:, 0]], rows[blk[:, 1]]
             f_lo = exact_divergences(a, b, hi_num)  # H_U: lower bound
-            b_lo = exact_divergences(b, a, hi_num)
             f_up = exact_divergences(a, b, lo_num)  # H_L: upper bound
-            b_up = exact_divergences(b, a, lo_num)
+            if g.directed:  # arcs: the reverse order is not constrained
+                b_lo = b_up = np.full(f_lo.shape, -1, dtype=object)
+            else:
+                b_lo = exact_divergences(b, a, hi_num)
+                b_up = exact_divergences(b, a, lo_num)
             lows = np.where(b_lo > f_lo, b_lo, f_lo)
             ups = np.where(b_up > f_up, b_up, f_up)
             i = int(np.argmax(lows))

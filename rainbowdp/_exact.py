@@ -317,6 +317,7 @@ def unproven(
     delta: float,
     *,
     max_work: int | None = None,
+    one_way: bool = False,
 ) -> Unproven:
     r"""Masks (forward, backward) of the directed edges NOT proved to have :math:`H_L \le \delta`.
 
@@ -327,10 +328,10 @@ def unproven(
     :math:`H_L` exceeds δ. With ``max_work``, when the directed edges that need exact arithmetic
     hold more entries than that (pairs times outputs), none is computed and all of them are
     reported unproven (the answer stays safe; the caller escalates differently, e.g. by mixing or
-    a larger ε).
+    a larger ε). With ``one_way`` (arcs of a directed graph) the backward mask is all False.
     """
     n_e = edges.shape[0]
-    fwd, bwd = directed_divergences(p, edges, enc.m, enc.k)
+    fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=one_way)
     eta = float_error(p, enc)
     d = Fraction(delta)
     cut = float_at_most(d - eta) if d >= eta else -1.0

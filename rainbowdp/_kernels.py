@@ -123,14 +123,26 @@ def endpoint_rows(
 
 
 def directed_divergences(
-    p: np.ndarray, edges: np.ndarray, m: float, k: int = 0
+    p: np.ndarray, edges: np.ndarray, m: float, k: int = 0, *, one_way: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     r""":math:`H_{\hat x}(P_u\|P_v)` and :math:`H_{\hat x}(P_v\|P_u)` for every edge (u, v).
 
-    :math:`\hat x = m\,2^k` (see :func:`scaled_exp`); computed in chunks.
+    :math:`\hat x = m\,2^k` (see :func:`scaled_exp`); computed in chunks. With ``one_way``
+    (the arcs of a directed graph) only the first is computed and the second is ``-inf``
+    everywhere: no constraint, below every δ and never a maximum.
     """
     n_e, q = edges.shape[0], p.shape[1]
     fwd = np.empty(n_e)
+    if one_way:
+        bwd = np.full(n_e, -np.inf)
+        t = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
+        for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
+            tt = t[: aa.shape[0]]
+            scaled_product(bb, m, k, out=tt)
+            np.subtract(aa, tt, out=tt)
+            np.maximum(tt, 0.0, out=tt)
+            tt.sum(axis=1, out=fwd[rows])
+        return fwd, bwd
     bwd = np.empty(n_e)
     t = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
     for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):

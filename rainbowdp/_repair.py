@@ -49,7 +49,8 @@ def proves_dp(G: RainbowGraph, P: np.ndarray, epsilon: float, delta: float) -> b
     """
     if G.n_edges == 0:
         return True
-    return not unproven(P, G.edges, enclose_exp(epsilon), delta, max_work=EXACT_WORK).any()
+    enc = enclose_exp(epsilon)
+    return not unproven(P, G.edges, enc, delta, max_work=EXACT_WORK, one_way=G.directed).any()
 
 
 def mix(P: np.ndarray, free: np.ndarray, lam: float) -> np.ndarray:

@@ -36,7 +36,6 @@ References
 
 from __future__ import annotations
 
-import itertools
 import numbers
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Set
 from functools import cached_property
@@ -46,10 +45,9 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_int
 from .exceptions import InvalidGraphError, ParameterError, ParameterTypeError
 
-__all__ = ["RainbowGraph"]
+__all__ = ["RainbowGraph", "require_undirected"]
 
 Loss = Callable[[Any, Any], float]
 
@@ -185,14 +183,32 @@ def _default_loss(output: Any, answer: Any) -> float:
     return 0.0 if output == answer else 1.0
 
 
+def require_undirected(graph: RainbowGraph, name: str, what: str) -> None:
+    """Raise :class:`InvalidGraphError` if ``graph`` (the argument ``name``) is directed.
+
+    ``what`` names the operation, e.g. "a graph morphism": operations built on symmetric
+    neighbourhoods (morphisms, the boundary graph, the optimal rainbow mechanism) need an
+    undirected graph.
+    """
+    if graph.directed:
+        raise InvalidGraphError(
+            f"`{name}` must be undirected for {what}, got a directed graph ({graph!r}); "
+            "the theory behind it (Gu et al.) assumes a symmetric neighbour relation. Verify or "
+            "design on the directed graph instead (rainbowdp.verify, rainbowdp.design.lp)."
+        )
+
+
 class RainbowGraph:
     r"""A rainbow graph :math:`(\mathcal D, \sim, f)` over a finite output set.
 
     Parameters
     ----------
-    graph : networkx.Graph
-        Undirected simple graph; nodes are datasets, edges join neighbours. Directed graphs,
-        multigraphs, self-loops and empty graphs are rejected.
+    graph : networkx.Graph or networkx.DiGraph
+        Simple graph; nodes are datasets, edges join neighbours. An undirected edge
+        :math:`d \sim d'` constrains both orders of the pair; an arc :math:`d \to d'` of a
+        :class:`networkx.DiGraph` constrains only :math:`P_d(S) \le e^\epsilon P_{d'}(S) + \delta`
+        (a one-way neighbour relation, e.g. Kadam et al.'s shifts +μ or add-only neighbours).
+        Multigraphs, self-loops and empty graphs are rejected.
     outputs : sequence of hashable, optional
         The finite output set :math:`\mathcal V` in a fixed order (the column order of every
         mechanism). Defaults to the graph attribute ``graph.graph["outputs"]``.
@@ -213,7 +229,7 @@ class RainbowGraph:
         If ``graph`` is not a networkx graph, ``outputs`` is not an ordered sequence (a set or a
         mapping is rejected) or an output is unhashable.
     InvalidGraphError
-        If the graph is directed, a multigraph, has a self-loop or no node, or a node's rainbow is
+        If the graph is a multigraph, has a self-loop or no node, or a node's rainbow is
         missing, not a sequence, or not a permutation of ``outputs`` (the node is named).
 
     Notes
@@ -287,11 +303,6 @@ class RainbowGraph:
             raise ParameterTypeError(
                 f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}."
             )
-        if graph.is_directed():
-            raise InvalidGraphError(
-                "`graph` must be undirected, got a directed graph "
-                f"({type(graph).__name__}); use graph.to_undirected()."
-            )
         if graph.is_multigraph():
             raise InvalidGraphError(
                 "`graph` must be a simple graph, got a multigraph "
@@ -359,7 +370,8 @@ class RainbowGraph:
                 yield index[v]
 
         flat = np.fromiter(endpoints(), dtype=np.intp, count=2 * m)
-        edges = np.sort(flat.reshape(m, 2), axis=1)
+        directed = graph.is_directed()
+        edges = flat.reshape(m, 2) if directed else np.sort(flat.reshape(m, 2), axis=1)
         if boundary is None:
             boundary = graph.graph.get("boundary")
         # A snapshot (see the class notes): later edits of the caller's graph change nothing.
@@ -382,6 +394,7 @@ class RainbowGraph:
             ids,
             node_index=index,
             boundary=boundary,
+            directed=directed,
         )
         self._attributes = (graph_attrs, node_attrs, edge_attrs)
 
@@ -397,7 +410,9 @@ class RainbowGraph:
         node_index: dict | None = None,
         boundary: Iterable[Hashable] | None = None,
         answers: Sequence[Any] | None = None,
+        directed: bool = False,
     ) -> None:
+        self._directed = bool(directed)
         self._nodes = list(nodes) if nodes is not None else None
         self._n = len(rainbow_ids)
         self._outputs = outputs
@@ -440,6 +455,8 @@ class RainbowGraph:
         rainbow_ids: Any,
         nodes: Sequence[Hashable] | None = None,
         boundary: Iterable[Hashable] | None = None,
+        answers: Sequence[Any] | Mapping | None = None,
+        directed: bool = False,
     ) -> RainbowGraph:
         r"""Build a rainbow graph from integer arrays, without building a networkx graph.
 
@@ -449,7 +466,9 @@ class RainbowGraph:
         Parameters
         ----------
         edges : array_like of int, shape (E, 2)
-            Edges as pairs of node indices in ``range(N)``; each undirected edge exactly once.
+            Edges as pairs of node indices in ``range(N)``; each undirected edge exactly once
+            (either order). With ``directed=True``, arcs ``(u, v)``: each ordered pair at most
+            once, and ``(u, v)`` and ``(v, u)`` are two arcs.
         outputs : sequence of hashable
             The output set, in column order.
         rainbow_table : array_like of int, shape (R, q)
@@ -460,6 +479,10 @@ class RainbowGraph:
             Node labels (default ``range(N)``).
         boundary : iterable of nodes, optional
             Declared boundary nodes (see the module notes).
+        answers : sequence or mapping, optional
+            True query answers (:attr:`answers`), in node order or as ``{node: answer}``.
+        directed : bool, default False
+            Whether ``edges`` are one-way arcs (see the class notes).
 
         Raises
         ------
@@ -515,7 +538,11 @@ class RainbowGraph:
             raise InvalidGraphError(
                 f"`edges` must hold node indices in [0, {n}), got values in [{e.min()}, {e.max()}]."
             )
-        e = np.sort(e.astype(np.intp, copy=False), axis=1)
+        if not isinstance(directed, bool):
+            raise ParameterTypeError(f"`directed` must be a bool, got directed={directed!r}.")
+        e = e.astype(np.intp, copy=False)
+        if not directed:
+            e = np.sort(e, axis=1)
         loops = np.flatnonzero(e[:, 0] == e[:, 1])
         if loops.size:
             raise InvalidGraphError(
@@ -527,8 +554,10 @@ class RainbowGraph:
         dup = np.flatnonzero(skeys[1:] == skeys[:-1])
         if dup.size:
             k = int(skeys[dup[0]])
+            what = "arc" if directed else "edge"
             raise InvalidGraphError(
-                f"`edges` must list each edge once (a simple graph), got [{k // n}, {k % n}] twice."
+                f"`edges` must list each {what} once (a simple graph), got "
+                f"[{k // n}, {k % n}] twice."
             )
         if nodes is not None:
             kind = _unordered(nodes)
@@ -544,9 +573,18 @@ class RainbowGraph:
                 )
             if len(set(nodes)) != n:
                 raise InvalidGraphError("`nodes` must not repeat a label.")
-        return cls._from_parts(
-            nodes, outs, e, table.astype(np.intp), ids.astype(np.intp), boundary=boundary
+        G = cls._from_parts(
+            nodes,
+            outs,
+            e,
+            table.astype(np.intp),
+            ids.astype(np.intp),
+            boundary=boundary,
+            directed=directed,
         )
+        if answers is not None:
+            G._answers = G._check_answers(answers)
+        return G
 
     @classmethod
     def from_query(
@@ -624,143 +662,49 @@ class RainbowGraph:
         if not np.all(np.isfinite(losses)):
             raise ParameterError("`loss` must return finite numbers, got a non-finite loss.")
         order = np.argsort(losses, axis=1, kind="stable")
-        h = nx.Graph(graph)
+        h = graph.copy()  # keeps the graph type (a DiGraph stays directed)
         for d, row in zip(nodes, order, strict=True):
             h.nodes[d]["rainbow"] = [outs[j] for j in row]
         h.graph["outputs"] = list(outs)
         return cls(h, outs, answers=answers)
 
+    # ------------------------------------------------------------------ builders (aliases)
     @classmethod
     def line(cls, rainbow: Sequence[Hashable], n: int) -> RainbowGraph:
-        r"""The :math:`(c, n)`-line of Definition 7: path 0–1–…–n, every node rainbow c.
+        """Alias of :func:`rainbowdp.builders.line`."""
+        from . import builders
 
-        Node 0 is declared the boundary of the line.
-
-        Examples
-        --------
-        >>> G = RainbowGraph.line(["x", "y"], 3)
-        >>> G.n_nodes, G.boundary(["x", "y"])
-        (4, [0])
-        """
-        outs = _check_outputs(rainbow, "rainbow")
-        n = check_int(n, "n", minimum=0)
-        edges = np.column_stack([np.arange(n), np.arange(1, n + 1)])
-        return cls._from_parts(
-            list(range(n + 1)),
-            outs,
-            edges,
-            np.arange(len(outs), dtype=np.intp)[None, :],
-            np.zeros(n + 1, dtype=np.intp),
-            boundary=[0],
-        )
+        return builders.line(rainbow, n)
 
     @classmethod
     def cycle(
         cls, rainbows: Sequence[Sequence[Hashable]], *, outputs: Sequence[Hashable] | None = None
     ) -> RainbowGraph:
-        r"""A cycle 0–1–…–(m−1)–0 where node i has rainbow ``rainbows[i]``.
+        """Alias of :func:`rainbowdp.builders.cycle`."""
+        from . import builders
 
-        Gu et al.'s Example 1 is ``cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])``.
-
-        Examples
-        --------
-        >>> G = RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
-        >>> sorted(G.boundary((1, 2, 3))), sorted(G.interior((1, 2, 3)))
-        ([0, 3], [1, 2])
-        """
-        rainbows = _ordered_sequence(rainbows, "rainbows", "rainbows", "node i gets rainbows[i]")
-        for i, r in enumerate(rainbows):
-            _check_rainbow_sequence(r, i, f"rainbows[{i}]={r!r}")
-        rainbows = [tuple(r) for r in rainbows]
-        if len(rainbows) < 3:
-            raise InvalidGraphError(
-                f"`rainbows` must give at least 3 nodes for a simple cycle, got {len(rainbows)}."
-            )
-        g = nx.cycle_graph(len(rainbows))
-        nx.set_node_attributes(g, dict(enumerate(rainbows)), "rainbow")
-        return cls(g, outputs if outputs is not None else rainbows[0])
+        return builders.cycle(rainbows, outputs=outputs)
 
     @classmethod
     def circulant(
-        cls, n: int, distances: Iterable[int], *, distortion: Sequence[float] | None = None
+        cls,
+        n: int,
+        distances: Iterable[int],
+        *,
+        distortion: Sequence[float] | None = None,
+        directed: bool = False,
     ) -> RainbowGraph:
-        r"""The modulo-addition instance of Kadam et al.: nodes and outputs :math:`0..n`.
+        """Alias of :func:`rainbowdp.builders.circulant`."""
+        from . import builders
 
-        Nodes are query values q; :math:`q \sim q+\mu \pmod{n+1}` for every :math:`\mu` in
-        ``distances`` (the set :math:`\mathcal M` of eq. (6)). The rainbow of q orders the outputs
-        :math:`\tilde q` by the distortion :math:`\rho_\eta` of :math:`\eta = \tilde q - q
-        \pmod{n+1}` (ties broken by η), so every row of a modulo-noise mechanism is the noise
-        PMF shifted by q.
-
-        Parameters
-        ----------
-        n : int
-            Largest query value (the domain is :math:`[n] = \{0, …, n\}`).
-        distances : iterable of int
-            The neighbourhood shifts μ, each in ``1..n``.
-        distortion : sequence of float, optional
-            :math:`\rho_\eta` for η = 0..n (default η itself; :math:`\eta^2` gives the same order).
-
-        Examples
-        --------
-        >>> G = RainbowGraph.circulant(8, [1, 2, 3])
-        >>> G.n_nodes, G.n_edges, G.rainbow(7)[:3]
-        (9, 27, (7, 8, 0))
-        """
-        n = check_int(n, "n", minimum=1)
-        if isinstance(distances, str | bytes) or not isinstance(distances, Iterable):
-            raise ParameterTypeError(
-                f"`distances` must be an iterable of integers, got {distances!r}."
-            )
-        mus = sorted({check_int(mu, "distances", minimum=1, maximum=n) for mu in distances})
-        if not mus:
-            raise InvalidGraphError("`distances` must contain at least one shift, got none.")
-        size = n + 1
-        if distortion is None:
-            rho = np.arange(size, dtype=float)
-        else:
-            rho = _regular_array(distortion, "distortion")
-            if rho.dtype.kind not in "iuf":
-                raise ParameterTypeError(
-                    f"`distortion` must hold real numbers, got dtype {rho.dtype}: "
-                    f"distortion={distortion!r}."
-                )
-            rho = rho.astype(float)
-        if rho.shape != (size,) or not np.all(np.isfinite(rho)):
-            raise ParameterError(
-                f"`distortion` must hold {size} finite numbers, got {distortion!r}."
-            )
-        eta_order = np.lexsort((np.arange(size), rho))  # by distortion, ties by eta
-        q = np.arange(size)
-        u = np.concatenate([q for _ in mus])
-        v = np.concatenate([(q + mu) % size for mu in mus])
-        e = np.unique(np.sort(np.column_stack([u, v]), axis=1), axis=0)
-        order = (q[:, None] + eta_order[None, :]) % size
-        table, ids = np.unique(order, axis=0, return_inverse=True)
-        G = cls._from_parts(
-            list(range(size)),
-            tuple(range(size)),
-            e,
-            table.astype(np.intp),
-            ids.astype(np.intp).ravel(),
-            answers=list(range(size)),
-        )
-        return G
+        return builders.circulant(n, distances, distortion=distortion, directed=directed)
 
     @classmethod
-    def count_path(cls, n: int) -> RainbowGraph:
-        r"""The count-query instance: path 0–1–…–n over counts, outputs 0..n.
+    def count_path(cls, n: int, *, outputs: Sequence[float] | None = None) -> RainbowGraph:
+        """Alias of :func:`rainbowdp.builders.count_path`."""
+        from . import builders
 
-        The rainbow of count m orders outputs by :math:`|v - m|`, ties to the smaller output.
-        Adjacent counts are neighbours (add/remove one record).
-
-        Examples
-        --------
-        >>> RainbowGraph.count_path(4).rainbow(2)
-        (2, 1, 3, 0, 4)
-        """
-        n = check_int(n, "n", minimum=1)
-        return cls.from_query(nx.path_graph(n + 1), list(range(n + 1)), answer=lambda m: m)
+        return builders.count_path(n, outputs=outputs)
 
     @classmethod
     def from_records(
@@ -774,78 +718,18 @@ class RainbowGraph:
         multiset: bool = True,
         loss: Loss | None = None,
     ) -> RainbowGraph:
-        r"""Dataset graph of all datasets over a small universe of records.
+        """Alias of :func:`rainbowdp.builders.from_records`."""
+        from . import builders
 
-        Datasets are sorted tuples of records. With ``relation="add_remove"`` every dataset of at
-        most ``size`` records is a node and two datasets are neighbours when one is the other plus
-        one record (unbounded DP). With ``relation="replace_one"`` every dataset of exactly
-        ``size`` records is a node and neighbours differ by replacing one record (bounded DP).
-
-        Parameters
-        ----------
-        universe : iterable of hashable
-            The possible records.
-        size : int
-            Maximum (``add_remove``) or exact (``replace_one``) dataset size.
-        query : callable
-            ``query(dataset_tuple) -> answer``; the rainbow follows :meth:`from_query`.
-        outputs : sequence of hashable
-            The output set.
-        relation : {"add_remove", "replace_one"}
-            The neighbourhood.
-        multiset : bool, default True
-            Whether a record may occur more than once in a dataset.
-        loss : callable, optional
-            As in :meth:`from_query`.
-
-        Examples
-        --------
-        >>> G = RainbowGraph.from_records([0, 1], size=2, query=sum, outputs=[0, 1, 2])
-        >>> G.n_nodes, G.n_edges
-        (6, 6)
-        """
-        recs = _ordered_sequence(
+        return builders.from_records(
             universe,
-            "universe",
-            "records",
-            "the order of the records fixes the node labels; pass e.g. sorted(universe)",
+            size=size,
+            query=query,
+            outputs=outputs,
+            relation=relation,
+            multiset=multiset,
+            loss=loss,
         )
-        if not recs:
-            raise InvalidGraphError("`universe` must contain at least one record, got none.")
-        if len(set(recs)) != len(recs):
-            raise InvalidGraphError(f"`universe` must not repeat a record, got {recs!r}.")
-        size = check_int(size, "size", minimum=0 if relation == "add_remove" else 1)
-        if relation not in ("add_remove", "replace_one"):
-            raise ParameterError(
-                f"`relation` must be 'add_remove' or 'replace_one', got relation={relation!r}."
-            )
-        if not callable(query):
-            raise ParameterTypeError(f"`query` must be callable, got query={query!r}.")
-        rank = {r: i for i, r in enumerate(recs)}
-        combos = itertools.combinations_with_replacement if multiset else itertools.combinations
-
-        def canon(ds: Iterable[Hashable]) -> tuple:
-            return tuple(sorted(ds, key=rank.__getitem__))
-
-        sizes = range(size + 1) if relation == "add_remove" else [size]
-        g = nx.Graph()
-        for k in sizes:
-            g.add_nodes_from(combos(recs, k))
-        for ds in list(g.nodes):
-            if relation == "add_remove":
-                if len(ds) < size:
-                    for r in recs:
-                        other = canon((*ds, r))
-                        if other in g:
-                            g.add_edge(ds, other)
-            else:
-                for i in range(len(ds)):
-                    rest = ds[:i] + ds[i + 1 :]
-                    for r in recs:
-                        other = canon((*rest, r))
-                        if other != ds and other in g:
-                            g.add_edge(ds, other)
-        return cls.from_query(g, outputs, answer=query, loss=loss)
 
     # ------------------------------------------------------------------ basic properties
     @property
@@ -896,8 +780,15 @@ class RainbowGraph:
 
     @property
     def edges(self) -> np.ndarray:
-        """(E, 2) read-only array of node indices, ``u < v`` in each row."""
+        """(E, 2) read-only array of node indices: ``u < v`` in each row of an undirected graph;
+        the arcs ``u -> v`` as given for a directed one."""
         return self._edges
+
+    @property
+    def directed(self) -> bool:
+        r"""Whether the neighbour relation is one-way: an arc ``(u, v)`` of :attr:`edges`
+        constrains only :math:`P_u(S) \le e^\epsilon P_v(S) + \delta`."""
+        return self._directed
 
     @property
     def answers(self) -> tuple | None:
@@ -971,12 +862,17 @@ class RainbowGraph:
 
     @cached_property
     def adjacency(self) -> sp.csr_array:
-        """Symmetric (N, N) CSR adjacency matrix with int8 ones."""
+        """Symmetric (N, N) CSR adjacency matrix with int8 ones (for a directed graph, that of
+        the underlying undirected graph)."""
         u, v = self._edges[:, 0], self._edges[:, 1]
         rows = np.concatenate([u, v])
         cols = np.concatenate([v, u])
         data = np.ones(rows.shape[0], dtype=np.int8)
-        return sp.csr_array((data, (rows, cols)), shape=(self._n, self._n))
+        adj = sp.csr_array((data, (rows, cols)), shape=(self._n, self._n))
+        if self._directed:  # both arcs of a pair give one undirected edge
+            adj.sum_duplicates()
+            adj.data[:] = 1
+        return adj
 
     # ------------------------------------------------------------------ regions (Definition 5)
     @property
@@ -1015,14 +911,15 @@ class RainbowGraph:
     # ------------------------------------------------------------------ networkx view
     @property
     def graph(self) -> nx.Graph:
-        """The networkx graph, frozen, built on first use from this object's own data.
+        """The networkx graph (a DiGraph when :attr:`directed`), frozen, built on first use from
+        this object's own data.
 
         It is this object's own copy (see the class notes); use ``nx.Graph(G.graph)`` for an
         editable one.
         """
         if self._nx is None:
             nodes = self.nodes
-            g = nx.Graph()
+            g = nx.DiGraph() if self._directed else nx.Graph()
             if self._attributes is not None:  # snapshot of the graph given to the constructor
                 graph_attrs, node_attrs, edge_attrs = self._attributes
                 g.graph.update(graph_attrs)
@@ -1046,7 +943,8 @@ class RainbowGraph:
         return self._nx
 
     def __repr__(self) -> str:
+        kind = ", directed=True" if self._directed else ""
         return (
             f"RainbowGraph(n_nodes={self.n_nodes}, n_edges={self.n_edges}, "
-            f"outputs={self._outputs!r}, n_rainbows={self._rainbow_table.shape[0]})"
+            f"outputs={self._outputs!r}, n_rainbows={self._rainbow_table.shape[0]}{kind})"
         )

@@ -30,7 +30,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import breadth_first_order
 
 from .exceptions import InvalidMechanismError, InvalidMorphismError, ParameterTypeError
-from .graph import RainbowGraph
+from .graph import RainbowGraph, require_undirected
 from .mechanism import Mechanism
 
 __all__ = ["INFINITE_DISTANCE_LABEL", "Morphism", "boundary_graph", "distances_to_boundary"]
@@ -120,6 +120,7 @@ class Morphism:
                 raise ParameterTypeError(
                     f"`{name}` must be a RainbowGraph, got {name}={type(g).__name__}."
                 )
+            require_undirected(g, name, "a graph morphism")
         index = self._index_from_mapping(source, target, mapping)
         self._source = source
         self._target = target
@@ -399,6 +400,7 @@ def distances_to_boundary(graph: RainbowGraph) -> np.ndarray:
         raise ParameterTypeError(
             f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
         )
+    require_undirected(graph, "graph", "distances to the boundary")
     n = graph.n_nodes
     sources = np.flatnonzero(graph.boundary_mask)
     if sources.size == 0:

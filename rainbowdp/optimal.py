@@ -47,7 +47,7 @@ from .exceptions import (
     ParameterError,
     ParameterTypeError,
 )
-from .graph import RainbowGraph
+from .graph import RainbowGraph, require_undirected
 from .mechanism import Mechanism
 from .morphism import INFINITE_DISTANCE_LABEL, boundary_graph
 from .privacy import are_close, hockey_stick, verify
@@ -688,6 +688,7 @@ def optimal_mechanism(
         raise ParameterTypeError(
             f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
         )
+    require_undirected(graph, "graph", "the optimal rainbow mechanism")
     eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     variant = _check_variant(variant)

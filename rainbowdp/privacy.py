@@ -249,7 +249,7 @@ def verify(
     if edges.shape[0] == 0:
         return VerificationReport(True, eps, dlt, 0.0, None, (), np.zeros(0), slack, 0)
     enc = enclose_exp(eps)
-    fwd, bwd = directed_divergences(p, edges, enc.m, enc.k)
+    fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=g.directed)
     edge_deltas = np.maximum(fwd, bwd)
     w = int(np.argmax(edge_deltas))
     u, v = int(edges[w, 0]), int(edges[w, 1])
@@ -314,7 +314,7 @@ def privacy_profile(mechanism: Mechanism, epsilons: Sequence[float] | np.ndarray
     out = np.empty(eps.shape)
     for i, e in enumerate(eps.tolist()):
         enc = enclose_exp(e)
-        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k)
+        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=m.graph.directed)
         out[i] = delta_upper(p, edges, enc, fwd, bwd)
     return out
 
@@ -481,11 +481,15 @@ def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
     n_e = edges.shape[0]
     if n_e == 0:
         return 0.0
+    one_way = m.graph.directed
     cand = np.empty((2, n_e))
     err = np.empty((2, n_e))
     for rows, a, b in endpoint_rows(p, edges[:, 0], edges[:, 1]):
         cand[0, rows], err[0, rows] = _pair_log_epsilon(a, b, dlt)
-        cand[1, rows], err[1, rows] = _pair_log_epsilon(b, a, dlt)
+        if not one_way:
+            cand[1, rows], err[1, rows] = _pair_log_epsilon(b, a, dlt)
+    if one_way:  # arcs constrain one order only: the reverse needs no epsilon at all
+        cand[1], err[1] = -np.inf, 0.0
     heads = (edges[:, 0], edges[:, 1])
     tails = (edges[:, 1], edges[:, 0])
 
@@ -517,7 +521,9 @@ def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
     rest[maybe] = False
     eps_hat = max(exact_eps, _bumped(float(cand.ravel()[rest].max(initial=0.0))))
     for round_ in range(_EPS_ROUNDS):
-        bad_f, bad_b, _ = unproven(p, edges, enclose_exp(eps_hat), dlt, max_work=EXACT_WORK)
+        bad_f, bad_b, _ = unproven(
+            p, edges, enclose_exp(eps_hat), dlt, max_work=EXACT_WORK, one_way=one_way
+        )
         n_bad = int(bad_f.sum() + bad_b.sum())
         if n_bad == 0:
             return eps_hat
@@ -532,9 +538,12 @@ def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
         eps_hat = max(eps_hat, worst)
     # last resort (many near-ties with a flat slope): every directed edge in exact arithmetic;
     # the exact maximum is proved by itself (and tight), so it replaces the raised estimate
-    worst = _exact_candidates(
-        p, np.concatenate([heads[0], heads[1]]), np.concatenate([tails[0], tails[1]]), dlt
-    )
+    if one_way:
+        worst = _exact_candidates(p, heads[0], tails[0], dlt)
+    else:
+        worst = _exact_candidates(
+            p, np.concatenate([heads[0], heads[1]]), np.concatenate([tails[0], tails[1]]), dlt
+        )
     return math.inf if worst is None else worst
 
 
@@ -570,6 +579,8 @@ def pdp_delta(mechanism: Mechanism, epsilon: float) -> float:
     edges = m.graph.edges
     if edges.shape[0] == 0:
         return 0.0
+    if m.graph.directed:  # arcs: one order only
+        return pdp_leakage_upper(p, edges[:, 0], edges[:, 1], enc)
     a = np.concatenate([edges[:, 0], edges[:, 1]])
     b = np.concatenate([edges[:, 1], edges[:, 0]])
     return pdp_leakage_upper(p, a, b, enc)

@@ -124,7 +124,6 @@ def test_from_records_neighbourhoods():
 @pytest.mark.parametrize(
     ("make", "exc", "match"),
     [
-        (lambda: RainbowGraph(nx.DiGraph([(0, 1)]), [0]), InvalidGraphError, "directed"),
         (lambda: RainbowGraph(nx.MultiGraph([(0, 1)]), [0]), InvalidGraphError, "multigraph"),
         (lambda: RainbowGraph(nx.Graph(), [0]), InvalidGraphError, "empty"),
         (lambda: RainbowGraph([(0, 1)], [0]), TypeError, "graph=list"),
