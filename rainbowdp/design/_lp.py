@@ -54,17 +54,18 @@ from . import solvers
 from ._model import (
     EPS_MODEL_MAX,
     ModelBuilder,
+    all_pairs,
     design_result,
     directed_pairs,
     fixed_fixed_pairs,
     names,
-    probability_columns,
     repair_solution,
     safety_margin,
     solve_model,
 )
 from ._problem import check_problem
 from ._result import DesignResult
+from ._tying import check_tied, pair_blocks, probability_variables, split, unique_pairs
 
 __all__ = ["lp"]
 
@@ -77,6 +78,7 @@ def lp(
     utility: Any = "accuracy",
     fixed: Mapping | None = None,
     bounds: Mapping | None = None,
+    tied: Any = None,
     solver: Literal["highs", "cbc"] | pulp.LpSolver | None = None,
     time_limit: float | None = None,
     msg: bool = False,
@@ -100,6 +102,14 @@ def lp(
     bounds : mapping node -> (lower, upper), optional
         Per-node bounds on the probabilities; each side a number or a length-q vector, ``None``
         for the default (0 or 1).
+    tied : array_like of int, shape (N, q), optional
+        A symmetry reduction: probabilities with equal ids ``tied[d, v]`` are one variable
+        (entries of fixed nodes are ignored), and the constraints of ordered neighbour pairs
+        with the same multiset of variable pairs are kept once (:mod:`rainbowdp.design._tying`).
+        For additive noise on a circulant, ``tied[q, v] = (v - q) % (n + 1)`` solves for one
+        PMF. The optimum is over the tied mechanisms; it equals the unreduced optimum when the
+        tying comes from a symmetry of the problem (graph, utility, bounds), since the LP is
+        convex and averaging an optimum over the symmetry keeps it optimal.
     solver : {None, "highs", "cbc"} or pulp.LpSolver, optional
         See :mod:`rainbowdp.design.solvers`; default HiGHS when installed, else CBC.
     time_limit : float, optional
@@ -154,6 +164,7 @@ def lp(
     g, eps, dlt, U, fixed_mask, fixed_values, lower, upper = check_problem(
         G, epsilon, delta, utility, fixed, bounds, msg
     )
+    T = check_tied(g, tied)
     slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg, lp=True)
     tl = None if time_limit is None else float(time_limit)
     x = math.exp(eps)
@@ -162,7 +173,9 @@ def lp(
     # Two fixed neighbours are data, not decisions: check them before building anything.
     fa, fb = fixed_fixed_pairs(g, fixed_mask)
     if fa.size:  # decided as the result will be: proved (eps, delta)-close, or infeasible
-        bad, _, _ = unproven(fixed_values, np.column_stack([fa, fb]), enclose_exp(eps), dlt)
+        bad, _, _ = unproven(
+            fixed_values, np.column_stack([fa, fb]), enclose_exp(eps), dlt, one_way=True
+        )
         if bad.any():
             h = np.maximum(fixed_values[fa] - x * fixed_values[fb], 0.0).sum(axis=1)
             worst = int(np.flatnonzero(bad)[np.argmax(h[bad])])
@@ -176,34 +189,47 @@ def lp(
     def build_and_solve(x_m: float, dlt_m: float) -> tuple:
         t0 = time.perf_counter()
         mb = ModelBuilder("rainbowdp_lp")
-        col = probability_columns(mb, fixed_mask, lower, upper)
+        cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, T)
         a, b = directed_pairs(g, fixed_mask)
-        n_pairs = a.size
-        if n_pairs:
-            ca, cb = col[a], col[b]  # (K, q)
-            const = np.where(ca < 0, fixed_values[a], 0.0) - x_m * np.where(
-                cb < 0, fixed_values[b], 0.0
-            )
-            kk = np.repeat(np.arange(n_pairs), q)
-            vv = np.tile(np.arange(q), n_pairs)
-            if dlt > 0:
-                tid = mb.add_columns(names("t", a[kk], b[kk], vv), np.zeros(n_pairs * q), None)
-                idx = np.column_stack([ca.ravel(), cb.ravel(), tid])
-                coef = np.tile([1.0, -x_m, -1.0], (n_pairs * q, 1))
-            else:
-                idx = np.column_stack([ca.ravel(), cb.ravel()])
-                coef = np.tile([1.0, -x_m], (n_pairs * q, 1))
-            # Every row has a variable: pairs of two fixed rows were dropped above.
+        blocks = pair_blocks(cols, a, b)
+        merge = cols.tied
+        orbits = cols.merge_orbits
+        if dlt > 0 and blocks.a.size:
+            n_blk = blocks.a.size
+            ca, fa_v = split(cols, blocks.first)
+            cb, fb_v = split(cols, blocks.second)
+            const = fa_v - x_m * fb_v
+            kk = np.repeat(np.arange(n_blk), q)
+            ss = np.tile(np.arange(q), n_blk)
+            ra, rb = blocks.a[kk], blocks.b[kk]
+            tid = mb.add_columns(names("t", ra, rb, ss), np.zeros(n_blk * q), None)
+            idx = np.column_stack([ca.ravel(), cb.ravel(), tid])
+            coef = np.tile([1.0, -x_m, -1.0], (n_blk * q, 1))
             mb.add_rows(
-                names("dp", a[kk], b[kk], vv), idx, coef, pulp.LpConstraintLE, -const.ravel()
+                names("dp", ra, rb, ss), idx, coef, pulp.LpConstraintLE, -const.ravel(), merge=merge
             )
-            if dlt > 0:
-                mb.add_sum_rows(
-                    names("budget", a, b),
-                    tid.reshape(n_pairs, q),
-                    pulp.LpConstraintLE,
-                    np.full(n_pairs, dlt_m),
-                )
+            mb.add_sum_rows(
+                names("budget", blocks.a, blocks.b),
+                tid.reshape(n_blk, q),
+                pulp.LpConstraintLE,
+                np.full(n_blk, dlt_m),
+            )
+        elif blocks.a.size:  # delta = 0: P_a(v) <= e^eps P_b(v), one row per variable pair
+            fi, si = unique_pairs(blocks.first, blocks.second, orbits)
+            ca, fa_v = split(cols, fi)
+            cb, fb_v = split(cols, si)
+            live = (ca >= 0) | (cb >= 0)  # constant pairs come from fixed-fixed edges only
+            ca, cb, fa_v, fb_v, fi, si = (z[live] for z in (ca, cb, fa_v, fb_v, fi, si))
+            if orbits:
+                tag = names("dp", fi, si)
+            else:
+                kk = np.repeat(np.arange(blocks.a.size), q)
+                ss = np.tile(np.arange(q), blocks.a.size)
+                tag = names("dp", blocks.a[kk][live], blocks.b[kk][live], ss[live])
+            idx = np.column_stack([ca, cb])
+            coef = np.tile([1.0, -x_m], (ca.size, 1))
+            mb.add_rows(tag, idx, coef, pulp.LpConstraintLE, -(fa_v - x_m * fb_v), merge=merge)
+        col = cols.col
         return mb, col, *solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
 
     # Solve with a safety margin (docs/design.md), so that the solver's vertex is private with
@@ -221,8 +247,7 @@ def lp(
     def ok(Pc: np.ndarray) -> bool:  # proved in exact arithmetic: certify says "private"
         return proves_dp(g, Pc, eps, dlt)
 
-    aa = np.concatenate([g.edges[:, 0], g.edges[:, 1]])
-    bb = np.concatenate([g.edges[:, 1], g.edges[:, 0]])
+    aa, bb = all_pairs(g)
     P2, lam = repair_solution(
         mb,
         col,

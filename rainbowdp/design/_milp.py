@@ -86,16 +86,17 @@ from ._lp import lp as _lp
 from ._model import (
     EPS_MODEL_MAX,
     ModelBuilder,
+    all_pairs,
     design_result,
     directed_pairs,
     fixed_fixed_pairs,
     names,
-    probability_columns,
     repair_solution,
     solve_model,
 )
 from ._problem import check_problem
 from ._result import DesignResult
+from ._tying import check_tied, pair_blocks, probability_variables, split
 
 __all__ = ["FORMULATIONS", "milp"]
 
@@ -114,6 +115,7 @@ def milp(
     bounds: Mapping | None = None,
     formulation: Formulation = "definition",
     margin: float = 1e-7,
+    tied: Any = None,
     solver: Literal["highs", "cbc"] | pulp.LpSolver | None = None,
     time_limit: float | None = None,
     msg: bool = False,
@@ -127,8 +129,13 @@ def milp(
         ε >= 0.
     delta : float
         δ in [0, 1].
-    utility, fixed, bounds, solver, time_limit, msg
-        As for :func:`rainbowdp.design.lp`.
+    utility, fixed, bounds, tied, solver, time_limit, msg
+        As for :func:`rainbowdp.design.lp`. With ``tied``, ``"definition"`` keeps one block
+        (indicators, budget) per orbit of ordered neighbour pairs, and ``"kadam13"`` one
+        indicator per (orbit of equal rows, variable): on a circulant with ``tied[q, v] =
+        (v - q) % (n + 1)``, one indicator per noise value η, exactly MILP (13). The MILP is not
+        convex, so a tied optimum can be below the unreduced one (mechanisms that are not
+        additive noise may do better); see ``docs/design.md``.
     formulation : {"definition", "kadam13"}, default "definition"
         ``"definition"``: Definition 2 exactly (one indicator vector and budget per ordered
         neighbour pair). ``"kadam13"``: one indicator vector and budget per node, as in the
@@ -183,6 +190,7 @@ def milp(
     g, eps, dlt, U, fixed_mask, fixed_values, lower, upper = check_problem(
         G, epsilon, delta, utility, fixed, bounds, msg
     )
+    T = check_tied(g, tied)
     if not isinstance(formulation, str) or formulation not in FORMULATIONS:
         raise ParameterError(
             f"`formulation` must be one of {FORMULATIONS}, got formulation={formulation!r}."
@@ -192,7 +200,7 @@ def milp(
         raise ParameterError(f"`margin` must be in [0, 0.01], got margin={margin!r}.")
     if dlt == 0:
         return _delta_zero(
-            g, eps, U, fixed_mask, fixed_values, bounds, formulation, solver, time_limit, msg
+            g, eps, U, fixed_mask, fixed_values, bounds, T, formulation, solver, time_limit, msg
         )
     slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg)
     tl = None if time_limit is None else float(time_limit)
@@ -220,85 +228,109 @@ def milp(
 
     t0 = time.perf_counter()
     mb = ModelBuilder("rainbowdp_milp")
-    col = probability_columns(mb, fixed_mask, lower, upper)
+    cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, T)
+    merge = cols.tied
+    orbits = cols.merge_orbits
     if formulation == "definition":
         a, b = directed_pairs(g, fixed_mask)
     else:
-        e = g.edges
-        a = np.concatenate([e[:, 0], e[:, 1]])
-        b = np.concatenate([e[:, 1], e[:, 0]])
-    n_pairs = a.size
-    if n_pairs:
-        kk = np.repeat(np.arange(n_pairs), q)
-        vv = np.tile(np.arange(q), n_pairs)
-        ak, bk = a[kk], b[kk]
-        ca, cb = col[ak, vv], col[bk, vv]
-        fa_v = np.where(ca < 0, fixed_values[ak, vv], 0.0)
-        fb_v = np.where(cb < 0, fixed_values[bk, vv], 0.0)
+        a, b = all_pairs(g)
+    blocks = pair_blocks(cols, a, b)
+    n_blk = blocks.a.size
+    if n_blk:
         if formulation == "definition":
-            owners_a, owners_v = ak, vv
-            beta = mb.add_columns(names("b", ak, bk, vv), np.zeros(kk.size), None, binary=True)
-            y = mb.add_columns(names("y", ak, bk, vv), np.zeros(kk.size), np.ones(kk.size))
-            beta_k = beta
-            groups = y.reshape(n_pairs, q)
-            budget_names = names("budget", a, b)
+            # one indicator and one y per (block, position); the budget per block
+            kk = np.repeat(np.arange(n_blk), q)
+            ss = np.tile(np.arange(q), n_blk)
+            ra, rb = blocks.a[kk], blocks.b[kk]
+            fi, si = blocks.first.ravel(), blocks.second.ravel()
+            beta = mb.add_columns(names("b", ra, rb, ss), np.zeros(kk.size), None, binary=True)
+            y = mb.add_columns(names("y", ra, rb, ss), np.zeros(kk.size), np.ones(kk.size))
+            beta_k, y_k = beta, y
+            has_rev = blocks.reverse[kk] >= 0
+            rev_slot = np.where(has_rev, blocks.reverse[kk] * q + blocks.reverse_pos.ravel(), 0)
+            beta_rev = np.where(has_rev, beta[rev_slot], -1)
+            own_first, own_y = fi, y  # the R2 rows: one per (block, position)
+            own_beta = beta
+            groups = y.reshape(n_blk, q)
+            budget_names = names("budget", blocks.a, blocks.b)
+            tags = (names("ratio", ra, rb, ss), names("cut", ra, rb, ss))
+            leak_names = names("leak", ra, rb, ss)
         else:
-            owners = np.unique(a)
-            owners_a = np.repeat(owners, q)
-            owners_v = np.tile(np.arange(q), owners.size)
-            beta = mb.add_columns(
-                names("b", owners_a, owners_v), np.zeros(owners_a.size), None, binary=True
-            )
-            y = mb.add_columns(
-                names("y", owners_a, owners_v), np.zeros(owners_a.size), np.ones(owners_a.size)
-            )
-            slot = -np.ones((g.n_nodes, q), dtype=np.intp)
-            slot[owners_a, owners_v] = np.arange(owners_a.size)
-            beta_k = beta[slot[ak, vv]]
-            groups = y.reshape(owners.size, q)
-            budget_names = names("budget", owners)
+            # MILP (13) as printed: one indicator and one y per (node, output), shared by every
+            # neighbour; tied, per (orbit of equal rows, variable)
+            ext = cols.ext
+            n_nodes = g.n_nodes
+            if orbits:
+                _, orbit = np.unique(np.sort(ext, axis=1), axis=0, return_inverse=True)
+                orbit = orbit.ravel()
+            else:
+                orbit = np.arange(n_nodes)
+            K = np.int64(cols.n_vars + cols.consts.size)
+            own = orbit[:, None].astype(np.int64) * K + ext  # (N, q) owner slot keys
+            owners_nodes = np.unique(a)
+            slot_keys, slot_first = np.unique(own[owners_nodes].ravel(), return_index=True)
+            n_slot = slot_keys.size
+            so_node = owners_nodes[slot_first // q]
+            so_v = slot_first % q
+            beta = mb.add_columns(names("b", so_node, so_v), np.zeros(n_slot), None, binary=True)
+            y = mb.add_columns(names("y", so_node, so_v), np.zeros(n_slot), np.ones(n_slot))
+            # rows per (a, b, v), merged when tied: (owner slot of a, owner slot of b, J)
+            kk = np.repeat(np.arange(a.size), q)
+            vv = np.tile(np.arange(q), a.size)
+            ka, kb = own[a[kk], vv], own[b[kk], vv]
+            si_all = ext[b[kk], vv]
+            if orbits:
+                trip = np.unique(np.column_stack([ka, kb, si_all]), axis=0)
+                ka, kb, si_all = trip[:, 0], trip[:, 1], trip[:, 2]
+                tag_parts: tuple = (np.searchsorted(slot_keys, ka), kb, si_all)
+            else:
+                tag_parts = (a[kk], b[kk], vv)
+            sa = np.searchsorted(slot_keys, ka)
+            beta_k, y_k = beta[sa], y[sa]
+            fi = (ka % K).astype(np.intp)
+            si = si_all.astype(np.intp)
+            kb_pos = np.searchsorted(slot_keys, kb)
+            kb_pos = np.minimum(kb_pos, n_slot - 1)
+            has_rev = slot_keys[kb_pos] == kb
+            beta_rev = np.where(has_rev, beta[kb_pos], -1)
+            own_first = (slot_keys % K).astype(np.intp)
+            own_y, own_beta = y, beta
+            # budget per owner orbit: sum over a representative row (repeats count twice)
+            reps = owners_nodes[np.unique(orbit[owners_nodes], return_index=True)[1]]
+            groups = y[np.searchsorted(slot_keys, own[reps])]
+            budget_names = names("budget", reps)
+            tags = (names("ratio", *tag_parts), names("cut", *tag_parts))
+            leak_names = names("leak", so_node, so_v)
+        cf, ff = split(cols, fi)
+        cs, fs = split(cols, si)
         # (R1) P_a(v) - x P_b(v) - (1 + m) beta_ab + m beta_ba <= 0: the margin m is required
         # when the reverse pair may leak; when neither leaks (beta_ab = beta_ba = 0) ties are
         # allowed, so that e.g. equal rows are feasible at epsilon = 0. Without the waiver:
-        # P_a(v) - x P_b(v) - (1 + m) beta_ab <= -m.
-        if formulation == "definition":
-            key = a.astype(np.int64) * g.n_nodes + b
-            order = np.argsort(key)
-            rev = order[np.searchsorted(key[order], b.astype(np.int64) * g.n_nodes + a)]
-            beta_rev = beta.reshape(n_pairs, q)[rev].ravel()
-        else:
-            beta_rev = beta[slot[bk, vv]]
-        # The waiver is for ties that can be made exact or repaired afterwards: between two free
-        # rows (mixing with the uniform distribution breaks them when eps > 0), or at a tiny eps
-        # (equal rows are snapped to one float vector). Against a fixed row, keep the margin.
-        waive = np.full(kk.size, True) if tiny_eps else (ca >= 0) & (cb >= 0)
-        idx1 = np.column_stack([ca, cb, beta_k, beta_rev])
+        # P_a(v) - x P_b(v) - (1 + m) beta_ab <= -m. The waiver is for ties that can be made
+        # exact or repaired afterwards: between two free rows (mixing with the uniform
+        # distribution breaks them when eps > 0), or at a tiny eps (equal rows are snapped to
+        # one float vector). Against a fixed row, or with no reverse pair, keep the margin.
+        waive = has_rev & (tiny_eps | ((cf >= 0) & (cs >= 0)))
+        idx1 = np.column_stack([cf, cs, beta_k, np.where(waive, beta_rev, -1)])
         coef1 = np.column_stack(
-            [np.ones(kk.size), np.full(kk.size, -x_m), np.full(kk.size, -(1.0 + m)), m * waive]
+            [np.ones(cf.size), np.full(cf.size, -x_m), np.full(cf.size, -(1.0 + m)), m * waive]
         )
-        rhs1 = -(fa_v - x_m * fb_v) - m * ~waive
-        mb.add_rows(names("ratio", ak, bk, vv), idx1, coef1, pulp.LpConstraintLE, rhs1)
+        rhs1 = -(ff - x_m * fs) - m * ~waive
+        mb.add_rows(tags[0], idx1, coef1, pulp.LpConstraintLE, rhs1, merge=merge)
         # (R2) P_a(v) - y + beta <= 1   (y >= P_a(v) when beta = 1)
-        ca2 = col[owners_a, owners_v]
-        fa2 = np.where(ca2 < 0, fixed_values[owners_a, owners_v], 0.0)
-        idx2 = np.column_stack([ca2, y, beta])
-        coef2 = np.tile([1.0, -1.0, 1.0], (ca2.size, 1))
-        tag = (
-            names("leak", ak, bk, vv)
-            if formulation == "definition"
-            else names("leak", owners_a, owners_v)
-        )
-        mb.add_rows(tag, idx2, coef2, pulp.LpConstraintLE, 1.0 - fa2)
+        c2, f2 = split(cols, own_first)
+        idx2 = np.column_stack([c2, own_y, own_beta])
+        coef2 = np.tile([1.0, -1.0, 1.0], (c2.size, 1))
+        mb.add_rows(leak_names, idx2, coef2, pulp.LpConstraintLE, 1.0 - f2)
         # (R4) P_a(v) - x P_b(v) - y <= 0: valid (beta = 1: y >= P_a; beta = 0: the left side
         # is <= -m), and it makes the LP relaxation at least as tight as the (eps, delta)-DP LP.
-        y_k = y if formulation == "definition" else y[slot[ak, vv]]
-        idx4 = np.column_stack([ca, cb, y_k])
-        coef4 = np.tile([1.0, -x_m, -1.0], (kk.size, 1))
-        mb.add_rows(
-            names("cut", ak, bk, vv), idx4, coef4, pulp.LpConstraintLE, -(fa_v - x_m * fb_v)
-        )
+        idx4 = np.column_stack([cf, cs, y_k])
+        coef4 = np.tile([1.0, -x_m, -1.0], (cf.size, 1))
+        mb.add_rows(tags[1], idx4, coef4, pulp.LpConstraintLE, -(ff - x_m * fs), merge=merge)
         # (R3) budget
         mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE, np.full(groups.shape[0], budget))
+    col = cols.col
     out, P, solver_obj, build = solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
 
     def ok(Pc: np.ndarray) -> bool:
@@ -353,6 +385,7 @@ def _delta_zero(
     fixed_mask: np.ndarray,
     fixed_values: np.ndarray,
     bounds: Any,
+    tied: np.ndarray | None,
     formulation: str,
     solver: Any,
     time_limit: Any,
@@ -374,6 +407,7 @@ def _delta_zero(
         utility=U,
         fixed=_fixed_dict(g, fixed_mask, fixed_values),
         bounds=bounds,
+        tied=tied,
         solver=solver,
         time_limit=time_limit,
         msg=msg,

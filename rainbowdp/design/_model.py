@@ -27,20 +27,27 @@ __all__: list[str] = []
 
 
 # ---------------------------------------------------------------------------------- graph parts
-def directed_pairs(G: RainbowGraph, fixed_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Both orientations (a, b) of every edge, except those between two fixed nodes."""
+def all_pairs(G: RainbowGraph) -> tuple[np.ndarray, np.ndarray]:
+    """The constrained ordered pairs (a, b): both orders of every edge, or the arcs of a
+    directed graph."""
     e = G.edges
-    a = np.concatenate([e[:, 0], e[:, 1]])
-    b = np.concatenate([e[:, 1], e[:, 0]])
+    if G.directed:
+        return e[:, 0], e[:, 1]
+    return np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]])
+
+
+def directed_pairs(G: RainbowGraph, fixed_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The constrained ordered pairs (a, b), except those between two fixed nodes."""
+    a, b = all_pairs(G)
     keep = ~(fixed_mask[a] & fixed_mask[b])
     return a[keep], b[keep]
 
 
 def fixed_fixed_pairs(G: RainbowGraph, fixed_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    e = G.edges
-    both = fixed_mask[e[:, 0]] & fixed_mask[e[:, 1]]
-    ee = e[both]
-    return (np.concatenate([ee[:, 0], ee[:, 1]]), np.concatenate([ee[:, 1], ee[:, 0]]))
+    """The constrained ordered pairs between two fixed nodes (data, checked up front)."""
+    a, b = all_pairs(G)
+    keep = fixed_mask[a] & fixed_mask[b]
+    return a[keep], b[keep]
 
 
 # ---------------------------------------------------------------------------------- model
@@ -87,9 +94,22 @@ class ModelBuilder:
         return np.arange(start, len(self.vars))
 
     def add_rows(
-        self, names: list[str], idx: np.ndarray, coef: np.ndarray, sense: int, rhs: np.ndarray
+        self,
+        names: list[str],
+        idx: np.ndarray,
+        coef: np.ndarray,
+        sense: int,
+        rhs: np.ndarray,
+        *,
+        merge: bool = False,
     ) -> None:
-        """Rows ``sum_k coef[r, k] x[idx[r, k]] (sense) rhs[r]``; ``idx < 0`` marks no term."""
+        """Rows ``sum_k coef[r, k] x[idx[r, k]] (sense) rhs[r]``; ``idx < 0`` marks no term.
+
+        With ``merge``, a column repeated within a row (tied models) gets the sum of its
+        coefficients (PuLP would keep only the last).
+        """
+        if merge and idx.shape[1] > 1:
+            idx, coef = merge_repeats(idx, np.broadcast_to(coef, idx.shape))
         V = self.vars
         Expr = pulp.LpAffineExpression
         Con = pulp.LpConstraint
@@ -115,11 +135,16 @@ class ModelBuilder:
     def add_sum_rows(
         self, names: list[str], groups: np.ndarray, sense: int, rhs: np.ndarray
     ) -> None:
-        """Rows ``sum_k x[groups[r, k]] (sense) rhs[r]`` for groups of equal size."""
-        self.add_rows(names, groups, np.ones(groups.shape), sense, rhs)
+        """Rows ``sum_k x[groups[r, k]] (sense) rhs[r]`` for groups of equal size (a column
+        repeated in a group counts as often as it occurs)."""
+        self.add_rows(names, groups, np.ones(groups.shape), sense, rhs, merge=True)
 
     def set_objective(self, ids: np.ndarray, coefs: np.ndarray) -> None:
+        """Maximise ``sum_k coefs[k] x[ids[k]]`` (repeated ids add up)."""
         V = self.vars
+        if ids.size:
+            coefs = np.bincount(ids, weights=coefs, minlength=len(V))
+            ids = np.arange(coefs.size)
         nz = coefs != 0
         expr = pulp.LpAffineExpression(
             [(V[i], c) for i, c in zip(ids[nz].tolist(), coefs[nz].tolist(), strict=True)]
@@ -181,28 +206,24 @@ class ModelBuilder:
         )
 
 
+def merge_repeats(idx: np.ndarray, coef: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, sum the coefficients of a repeated column into one term (others become -1)."""
+    order = np.argsort(idx, axis=1, kind="stable")
+    si = np.take_along_axis(idx, order, axis=1).copy()
+    sc = np.take_along_axis(np.asarray(coef, dtype=float), order, axis=1).copy()
+    for k in range(si.shape[1] - 1, 0, -1):  # right to left: runs collapse onto their first
+        same = (si[:, k] == si[:, k - 1]) & (si[:, k] >= 0)
+        if same.any():
+            sc[same, k - 1] += sc[same, k]
+            si[same, k] = -1
+            sc[same, k] = 0.0
+    return si, sc
+
+
 def names(prefix: str, *parts: np.ndarray) -> list[str]:
     """``f"{prefix}_{p0}_{p1}..."`` for index arrays of equal length."""
     cols = [p.tolist() for p in parts]
     return [prefix + "_" + "_".join(map(str, t)) for t in zip(*cols, strict=True)]
-
-
-def probability_columns(
-    mb: ModelBuilder, fixed_mask: np.ndarray, lower: np.ndarray, upper: np.ndarray
-) -> np.ndarray:
-    """Columns P[i, v] for every free node; returns the (N, q) column map (-1 where fixed)."""
-    n, q = lower.shape
-    col = -np.ones((n, q), dtype=np.intp)
-    free = np.flatnonzero(~fixed_mask)
-    if free.size == 0:
-        return col
-    ii = np.repeat(free, q)
-    vv = np.tile(np.arange(q), free.size)
-    ids = mb.add_columns(names("p", ii, vv), lower[ii, vv], upper[ii, vv])
-    col[ii, vv] = ids
-    # rows are distributions
-    mb.add_sum_rows(names("sum", free), col[free], pulp.LpConstraintEQ, np.ones(free.size))
-    return col
 
 
 #: Relative safety margin of the designers: the model is solved at
