@@ -177,11 +177,16 @@ def _parse_node_link(data: Any, path: Path) -> nx.Graph:
             f"{where!r}: the top level must be a JSON object (node-link data), "
             f"got {type(data).__name__}."
         )
-    for flag in ("directed", "multigraph"):
-        value = data.get(flag, False)
-        if value is not False and value is not None and value != 0:
-            why = " (rainbow graphs are undirected)" if flag == "directed" else ""
-            raise GraphFileError(f"{where!r}: field {flag!r} must be false{why}, got {value!r}.")
+    directed = data.get("directed", False)
+    if directed is None:
+        directed = False
+    if not isinstance(directed, bool):
+        raise GraphFileError(
+            f"{where!r}: field 'directed' must be true or false, got {directed!r}."
+        )
+    multi = data.get("multigraph", False)
+    if multi is not False and multi is not None and multi != 0:
+        raise GraphFileError(f"{where!r}: field 'multigraph' must be false, got {multi!r}.")
     nodes = data.get("nodes")
     if not isinstance(nodes, list):
         raise GraphFileError(
@@ -196,7 +201,7 @@ def _parse_node_link(data: Any, path: Path) -> nx.Graph:
     attrs = data.get("graph", {})
     if not isinstance(attrs, dict):
         raise GraphFileError(f"{where!r}: field 'graph' must be an object, got {attrs!r}.")
-    g = nx.Graph()
+    g = nx.DiGraph() if directed else nx.Graph()
     g.graph.update(attrs)  # not nx.Graph(**attrs): an attribute may be named like a parameter
     for k, nd in enumerate(nodes):
         if not isinstance(nd, dict) or "id" not in nd:
@@ -226,7 +231,8 @@ def _parse_node_link(data: Any, path: Path) -> nx.Graph:
         if u == v:
             raise GraphFileError(f"{where!r}: {key}[{k}] is a self-loop on node {u!r}.")
         if g.has_edge(u, v):
-            raise GraphFileError(f"{where!r}: {key}[{k}] repeats the edge ({u!r}, {v!r}).")
+            what = "arc" if directed else "edge"
+            raise GraphFileError(f"{where!r}: {key}[{k}] repeats the {what} ({u!r}, {v!r}).")
         g.add_edge(u, v, **{a: val for a, val in ed.items() if a not in ("source", "target")})
     return g
 
@@ -273,11 +279,9 @@ def _parse_graphml(path: Path) -> nx.Graph:
             f"{where!r}: a GraphML file must hold exactly one <graph>, got {len(graphs)}."
         )
     g = graphs[0]
-    if g.is_directed():
-        raise GraphFileError(f"{where!r}: the graph must be undirected, got edgedefault=directed.")
     if g.is_multigraph():  # the reader returns a multigraph only for repeated edges
         raise GraphFileError(f"{where!r}: the graph must be simple, got a repeated edge.")
-    g = nx.Graph(g)
+    g = nx.DiGraph(g) if g.is_directed() else nx.Graph(g)
     g.graph.pop("node_default", None)
     g.graph.pop("edge_default", None)
 
@@ -547,7 +551,7 @@ def save_graph(
                 "`mechanism` must live on `graph` (mechanism.graph is another RainbowGraph)."
             )
     extra = _check_metadata(metadata)
-    h = nx.Graph(graph.graph)
+    h = nx.DiGraph(graph.graph) if graph.directed else nx.Graph(graph.graph)
     h.graph["outputs"] = list(graph.outputs)
     h.graph.pop("boundary", None)
     declared = graph.declared_boundary_mask

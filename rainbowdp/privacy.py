@@ -499,7 +499,7 @@ def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
             np.where(dirs == 0, tails[0][idx], tails[1][idx]),
         )
 
-    inf_pairs = np.isinf(cand)
+    inf_pairs = np.isposinf(cand)  # -inf: an unconstrained reverse order
     if inf_pairs.any() and _surely_infinite(p, *pairs(*np.nonzero(inf_pairs)), dlt):
         return math.inf
     if inf_pairs.any():  # decide "infinite" exactly: float sums of the zero-Q mass may round
@@ -510,7 +510,7 @@ def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
     # The directed edges that may attain the maximum are recomputed exactly (tightness);
     # the others keep their float estimate, raised by the bump. Then everything is proved.
     floor = float(np.max(cand - err))
-    maybe = np.flatnonzero((cand + err >= floor).ravel())
+    maybe = np.flatnonzero(((cand + err >= floor) & (cand > -np.inf)).ravel())
     limit = max(1, _EPS_EXACT_WORK // p.shape[1])
     if maybe.size > limit:  # the most likely maxima; the rest are covered by bump and proof
         maybe = maybe[np.argsort(-(cand + err).ravel()[maybe])[:limit]]

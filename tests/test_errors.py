@@ -477,7 +477,6 @@ FILE_CASES = [
     ("bool.graphml", _graphml(key_type="boolean", value="maybe"), ["'maybe'"]),
     ("int.graphml", _graphml(key_type="int", value="1.5"), ["GraphML", "1.5"]),
     ("xml.graphml", "<graphml><graph", ["GraphML"]),
-    ("dir.graphml", _graphml(edgedefault="directed"), ["directed"]),
     ("json.graphml", _graphml(value="[0, 1"), ["'rainbow' of node 'n0'", "[0, 1"]),
     ("empty.graphml", '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"/>', ["<graph>"]),
 ]

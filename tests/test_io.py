@@ -91,7 +91,8 @@ def test_assignments(tmp_path):
     [
         ("{not json", "not valid JSON"),
         ("[1, 2]", "top level must be a JSON object"),
-        ('{"directed": true, "nodes": []}', "'directed' must be false"),
+        ('{"directed": "yes", "nodes": []}', "'directed' must be true or false"),
+        ('{"multigraph": true, "nodes": []}', "'multigraph' must be false"),
         ('{"nodes": 3}', "'nodes' must be a list"),
         ('{"graph": {"outputs": [0, 1]}, "nodes": [{"rainbow": [0, 1]}]}', r"nodes\[0\]"),
         (
