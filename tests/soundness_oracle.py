@@ -50,6 +50,18 @@ MAX_ENTRY = Fraction(3, 2)
 
 
 # ---------------------------------------------------------------------- rationals of floats
+class Arc(tuple):
+    """An edge that constrains one order only (a directed graph's arc u -> v)."""
+
+    __slots__ = ()
+
+
+def orders(edge: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """The ordered pairs an edge constrains: (u, v) for an :class:`Arc`, else both orders."""
+    u, v = edge
+    return ((u, v),) if isinstance(edge, Arc) else ((u, v), (v, u))
+
+
 def scaled(value: float) -> int:
     """``value * 2**1074`` as an exact integer (``value`` a finite float64 in [0, 3/2])."""
     f = Fraction(value)
@@ -169,12 +181,12 @@ class DirectedBounds:
 def directed_bounds(
     rows: Sequence[Sequence[int]], edges: Sequence[tuple[int, int]], epsilon: float
 ) -> list[DirectedBounds]:
-    """Both directions of every edge, exact bounds on the hockey-stick divergence."""
+    """Every constrained order of every edge (both, or an arc's one): exact bounds on H."""
     enc = exp_enclosure(epsilon)
     den = 1 << (P_SHIFT + enc.shift)
     out = []
-    for u, v in edges:
-        for a, b in ((u, v), (v, u)):
+    for edge in edges:
+        for a, b in orders(edge):
             lo = h_scaled(rows[a], rows[b], enc.hi, enc.shift)
             hi = lo if enc.lo == enc.hi else h_scaled(rows[a], rows[b], enc.lo, enc.shift)
             out.append(DirectedBounds(a, b, Fraction(lo, den), Fraction(hi, den)))
@@ -196,12 +208,9 @@ def delta_star_side(
     enc = exp_enclosure(epsilon)
     y = enc.lo if upper else enc.hi
     best = 0
-    for u, v in edges:
-        best = max(
-            best,
-            h_scaled(rows[u], rows[v], y, enc.shift),
-            h_scaled(rows[v], rows[u], y, enc.shift),
-        )
+    for edge in edges:
+        for a, b in orders(edge):
+            best = max(best, h_scaled(rows[a], rows[b], y, enc.shift))
     return Fraction(best, 1 << (P_SHIFT + enc.shift))
 
 
@@ -215,8 +224,8 @@ def epsilon_star_is_infinite(
 ) -> bool:
     """ε*(δ) = ∞ iff some direction has infinite-loss mass > δ (H_x decreases to that mass)."""
     d = Fraction(delta)
-    for u, v in edges:
-        for a, b in ((u, v), (v, u)):
+    for edge in edges:
+        for a, b in orders(edge):
             if infinite_loss_mass(rows[a], rows[b]) > d:
                 return True
     return False
@@ -255,8 +264,8 @@ def pdp_bounds(
     lower counts the outputs that provably leak, upper also the undecided ones.
     """
     lo = hi = 0
-    for u, v in edges:
-        for a, b in ((u, v), (v, u)):
+    for edge in edges:
+        for a, b in orders(edge):
             s = leak_sets(rows[a], rows[b], epsilon)
             lo = max(lo, sum(rows[a][i] for i in s.leaking))
             hi = max(hi, sum(rows[a][i] for i in s.leaking | s.undecided))

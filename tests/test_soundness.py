@@ -33,6 +33,7 @@ from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 
 from .soundness_oracle import (
+    Arc,
     delta_star_bounds,
     delta_star_side,
     directed_bounds,
@@ -40,6 +41,7 @@ from .soundness_oracle import (
     exp_enclosure,
     h_exact,
     leak_sets,
+    orders,
     pdp_bounds,
     scaled_rows,
 )
@@ -58,6 +60,8 @@ EPS_REL_SLACK = 1e-9
 N_BATCHES = 20
 BATCH_SIZE = 500  # N_BATCHES * BATCH_SIZE = 10^4 instances
 SEED = 20240607
+#: Share of instances on a directed graph (each edge one way, the other, or both as two arcs).
+DIRECTED_SHARE = 0.25
 #: Counterexamples shrunk (to one edge) per property; more are only listed.
 MAX_SHRINK = 3
 
@@ -73,6 +77,8 @@ class Instance:
     delta: float
     epsilon2: float
     kinds: tuple[str, ...] = ()
+    #: A directed graph: every edge is an :class:`Arc` (one order only).
+    directed: bool = False
 
     def graph(self) -> RainbowGraph:
         return RainbowGraph.from_edges(
@@ -80,6 +86,7 @@ class Instance:
             outputs=list(range(self.q)),
             rainbow_table=[list(range(self.q))],
             rainbow_ids=np.zeros(self.n, dtype=np.intp),
+            directed=self.directed,
         )
 
     def mechanism(self) -> Mechanism:
@@ -90,7 +97,7 @@ class Instance:
         return replace(
             self,
             n=2,
-            edges=((0, 1),),
+            edges=(Arc((0, 1)),) if self.directed else ((0, 1),),
             rows=(self.rows[u], self.rows[v]),
             kinds=(self.kinds[u], self.kinds[v]) if self.kinds else (),
         )
@@ -103,7 +110,9 @@ class Instance:
         return (
             f"G = RainbowGraph.from_edges({[list(e) for e in self.edges]}, "
             f"outputs={list(range(self.q))}, rainbow_table=[{list(range(self.q))}], "
-            f"rainbow_ids={[0] * self.n}); M = Mechanism(G, {rows}); "
+            f"rainbow_ids={[0] * self.n}"
+            + (", directed=True" if self.directed else "")
+            + f"); M = Mechanism(G, {rows}); "
             f"epsilon={self.epsilon!r}, delta={self.delta!r}, epsilon2={self.epsilon2!r}"
             f"  # row kinds {list(self.kinds)}"
         )
@@ -229,8 +238,8 @@ def _make_row(
 def _float_delta(rows: np.ndarray, edges: list[tuple[int, int]], eps: float) -> float:
     x = _x_hat(eps)
     best = 0.0
-    for u, v in edges:
-        for a, b in ((rows[u], rows[v]), (rows[v], rows[u])):
+    for edge in edges:
+        for a, b in ((rows[i], rows[j]) for i, j in orders(edge)):
             if x is None:
                 h = float(a[b == 0].sum())
             else:
@@ -273,12 +282,19 @@ def make_instance(rng: np.random.Generator) -> Instance:
         rows.append(row)
         kinds.append(kind)
     arr = np.array(rows)
+    directed = bool(rng.random() < DIRECTED_SHARE)
+    if directed:  # each edge one way (either) or both ways, as arcs
+        arcs: list[Arc] = []
+        for u, v in edges:
+            pick = int(rng.integers(3))
+            arcs += [Arc((u, v))] * (pick != 1) + [Arc((v, u))] * (pick != 0)
+        edges = arcs
     if eps < 0:
         py = arr.tolist()
         log_ratios = [
             math.log(py[a][k]) - math.log(py[b][k])
-            for u, v in edges
-            for a, b in ((u, v), (v, u))
+            for edge in edges
+            for a, b in orders(edge)
             for k in range(q)
             if py[a][k] > py[b][k] > 0
         ]
@@ -310,6 +326,7 @@ def make_instance(rng: np.random.Generator) -> Instance:
         delta=delta,
         epsilon2=eps2,
         kinds=tuple(kinds),
+        directed=directed,
     )
 
 
@@ -487,9 +504,10 @@ def evaluate(inst: Instance, stats: Counter | None = None) -> dict[str, str]:
         # edge_deltas are the float divergences, documented to lie within the float error
         # bound of the exact value (VerificationReport); delta_required is the sound maximum.
         beta = Fraction(rainbowdp.privacy.float_error_bound(M.graph.n_outputs))
-        for i, (u, v) in enumerate(edges):
-            lo_e = max(by_pair[(u, v)].h_lower, by_pair[(v, u)].h_lower)
-            hi_e = max(by_pair[(u, v)].h_upper, by_pair[(v, u)].h_upper)
+        for i, edge in enumerate(edges):
+            u, v = edge
+            lo_e = max(by_pair[o].h_lower for o in orders(edge))
+            hi_e = max(by_pair[o].h_upper for o in orders(edge))
             fe = _frac(float(rep.edge_deltas[i]))
             if fe is None or fe < lo_e - beta or fe > hi_e + beta:
                 fails.setdefault(
@@ -507,7 +525,13 @@ def evaluate(inst: Instance, stats: Counter | None = None) -> dict[str, str]:
             fails["verify/not_private_sound"] = (
                 f"not private but exact delta* <= {_show(d_hi)} <= delta={dlt!r}"
             )
-        if edges and rep.worst_edge is not None:
+        if (
+            edges
+            and rep.worst_edge is not None
+            and (tuple(int(x) for x in rep.worst_edge) not in by_pair)
+        ):
+            fails["verify/worst_edge"] = f"worst_edge {rep.worst_edge} is not a constrained pair"
+        elif edges and rep.worst_edge is not None:
             st["witness_checked"] += 1
             a, b = (int(x) for x in rep.worst_edge)
             ls = leak_sets(rows[a], rows[b], eps)
@@ -573,8 +597,8 @@ def evaluate(inst: Instance, stats: Counter | None = None) -> dict[str, str]:
                     f"float_error={_show(eta)} < documented bound {_show(need)}"
                 )
             arr = np.array(inst.rows)
-            for u, v in edges:
-                for a, b in ((u, v), (v, u)):
+            for edge in edges:
+                for a, b in orders(edge):
                     h_hat = Fraction(float_directed(arr[a], arr[b], x_hat))
                     for y in (cert.exp_lower, cert.exp_upper):
                         err = abs(h_hat - h_exact(rows[a], rows[b], y))
@@ -585,7 +609,7 @@ def evaluate(inst: Instance, stats: Counter | None = None) -> dict[str, str]:
                             )
 
     # 6. are_close on one edge (Gu et al., Definition 2, both directions).
-    if edges:
+    if edges and not inst.directed:
         u, v = edges[(inst.n * 7 + inst.q) % len(edges)]
         res, ok = call(
             ("are_close/sound",),
@@ -631,6 +655,7 @@ def sweep() -> dict:
             stats.update(f"kind:{k}" for k in inst.kinds)
             if inst.epsilon >= 700:
                 stats["huge_epsilon"] += 1
+            stats["directed"] += inst.directed
             for prop, msg in evaluate(inst, stats).items():
                 failures[prop].append((inst, msg))
     return {"failures": failures, "stats": stats}
@@ -671,6 +696,7 @@ def test_sweep_coverage(sweep):
     assert s["float_error_checked"] >= 5000
     assert s["certify_private"] >= 1000
     assert s["certify_not private"] >= 1000
+    assert s["directed"] >= 2000
 
 
 # ---------------------------------------------------------------------- the oracle itself
