@@ -43,7 +43,7 @@ from ._exact import (
 from ._kernels import directed_divergences, float_error_bound
 from ._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
 from .exceptions import ParameterError, ParameterTypeError
-from .mechanism import Mechanism
+from .mechanism import Mechanism, check_mechanism
 
 __all__ = ["Certificate", "Verdict", "certify", "exp_bounds"]
 
@@ -308,10 +308,7 @@ def certify(
     >>> certify(M, epsilon=math.log(2.9)).verdict
     <Verdict.NOT_PRIVATE: 'not private'>
     """
-    if not isinstance(mechanism, Mechanism):
-        raise ParameterTypeError(
-            f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
-        )
+    check_mechanism(mechanism, "mechanism")
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta)
     t = check_nonnegative_float(tol, "tol")

@@ -17,7 +17,7 @@ import numpy as np
 
 from ._validation import check_delta, check_epsilon, real_array
 from .exceptions import ParameterError, ParameterTypeError
-from .mechanism import Mechanism
+from .mechanism import Mechanism, check_mechanism
 from .order import expected_utility
 from .privacy import epsilon_for_delta, privacy_profile
 
@@ -143,10 +143,7 @@ def compare(
     if not items:
         raise ParameterError("`mechanisms` must hold at least one mechanism, got none.")
     for name, m in items:
-        if not isinstance(m, Mechanism):
-            raise ParameterTypeError(
-                f"`mechanisms[{name!r}]` must be a Mechanism, got {type(m).__name__}."
-            )
+        check_mechanism(m, f"mechanisms[{name!r}]")
     graph = items[0][1].graph
     other = next((name for name, m in items if m.graph is not graph), None)
     if other is not None:

@@ -47,7 +47,7 @@ import scipy.sparse as sp
 
 from .exceptions import InvalidGraphError, ParameterError, ParameterTypeError
 
-__all__ = ["RainbowGraph", "require_undirected"]
+__all__ = ["RainbowGraph", "check_graph", "require_undirected"]
 
 Loss = Callable[[Any, Any], float]
 
@@ -181,6 +181,16 @@ def _default_loss(output: Any, answer: Any) -> float:
     ):
         return abs(float(output) - float(answer))
     return 0.0 if output == answer else 1.0
+
+
+def check_graph(value: Any, name: str = "graph") -> RainbowGraph:
+    """``value`` if it is a :class:`RainbowGraph`, else :class:`ParameterTypeError` naming
+    ``name`` (the one graph-argument check of the package)."""
+    if not isinstance(value, RainbowGraph):
+        raise ParameterTypeError(
+            f"`{name}` must be a RainbowGraph, got {name}={type(value).__name__}."
+        )
+    return value
 
 
 def require_undirected(graph: RainbowGraph, name: str, what: str) -> None:

@@ -47,8 +47,8 @@ from .exceptions import (
     ParameterError,
     ParameterTypeError,
 )
-from .graph import RainbowGraph
-from .mechanism import Mechanism
+from .graph import RainbowGraph, check_graph
+from .mechanism import Mechanism, check_mechanism
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -531,10 +531,7 @@ def save_graph(
     A new file gets the permissions of any newly created file under the current umask; an
     existing file keeps its permission bits (see the module notes).
     """
-    if not isinstance(graph, RainbowGraph):
-        raise ParameterTypeError(
-            f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
-        )
+    check_graph(graph, "graph")
     p = _check_path(path)
     if p.suffix.lower() in _GRAPHML_SUFFIXES:
         raise ParameterError(
@@ -542,10 +539,7 @@ def save_graph(
             f"file would be read back as GraphML; got path={str(path)!r}."
         )
     if mechanism is not None:
-        if not isinstance(mechanism, Mechanism):
-            raise ParameterTypeError(
-                f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
-            )
+        check_mechanism(mechanism, "mechanism")
         if mechanism.graph is not graph:
             raise InvalidMechanismError(
                 "`mechanism` must live on `graph` (mechanism.graph is another RainbowGraph)."
@@ -621,10 +615,7 @@ def load_assignment(
         not a list of numbers (named).
     """
     p = _check_path(path)
-    if not isinstance(graph, RainbowGraph):
-        raise ParameterTypeError(
-            f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
-        )
+    check_graph(graph, "graph")
     if (
         not isinstance(kinds, tuple | list)
         or not kinds

@@ -24,9 +24,9 @@ import numpy as np
 
 from ._validation import check_int, real_array
 from .exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
-from .graph import RainbowGraph
+from .graph import RainbowGraph, check_graph
 
-__all__ = ["MAX_ATOL", "MAX_SAMPLE_SIZE", "ROW_ATOL", "Mechanism"]
+__all__ = ["MAX_ATOL", "MAX_SAMPLE_SIZE", "ROW_ATOL", "Mechanism", "check_mechanism"]
 
 #: Default tolerance on each row sum.
 ROW_ATOL = 1e-9
@@ -101,10 +101,7 @@ class Mechanism:
     __slots__ = ("_graph", "_p")
 
     def __init__(self, graph: RainbowGraph, probabilities: Any, *, atol: float = ROW_ATOL) -> None:
-        if not isinstance(graph, RainbowGraph):
-            raise ParameterTypeError(
-                f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
-            )
+        check_graph(graph, "graph")
         tol = _check_atol(atol)
         n, q = graph.n_nodes, graph.n_outputs
         nodes = graph.nodes
@@ -203,10 +200,7 @@ class Mechanism:
         >>> Mechanism.from_rainbow_order(G, [[0.9, 0.1]] * 3).row(2).tolist()
         [0.1, 0.9]
         """
-        if not isinstance(graph, RainbowGraph):
-            raise ParameterTypeError(
-                f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
-            )
+        check_graph(graph, "graph")
         _check_atol(atol)
         v = real_array(vectors, "vectors", _at_node(graph), error=InvalidMechanismError)
         if v.shape != (graph.n_nodes, graph.n_outputs):
@@ -366,3 +360,13 @@ class Mechanism:
         ):
             labels = labels.astype(np.int64)
         return labels[idx]
+
+
+def check_mechanism(value: Any, name: str = "mechanism") -> Mechanism:
+    """``value`` if it is a :class:`Mechanism`, else :class:`ParameterTypeError` naming ``name``
+    (the one mechanism-argument check of the package)."""
+    if not isinstance(value, Mechanism):
+        raise ParameterTypeError(
+            f"`{name}` must be a Mechanism, got {name}={type(value).__name__}."
+        )
+    return value

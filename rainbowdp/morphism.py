@@ -30,8 +30,8 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import breadth_first_order
 
 from .exceptions import InvalidMechanismError, InvalidMorphismError, ParameterTypeError
-from .graph import RainbowGraph, require_undirected
-from .mechanism import Mechanism
+from .graph import RainbowGraph, check_graph, require_undirected
+from .mechanism import Mechanism, check_mechanism
 
 __all__ = ["INFINITE_DISTANCE_LABEL", "Morphism", "boundary_graph", "distances_to_boundary"]
 
@@ -116,10 +116,7 @@ class Morphism:
 
     def __init__(self, source: RainbowGraph, target: RainbowGraph, mapping: Any) -> None:
         for name, g in (("source", source), ("target", target)):
-            if not isinstance(g, RainbowGraph):
-                raise ParameterTypeError(
-                    f"`{name}` must be a RainbowGraph, got {name}={type(g).__name__}."
-                )
+            check_graph(g, name)
             require_undirected(g, name, "a graph morphism")
         index = self._index_from_mapping(source, target, mapping)
         self._source = source
@@ -308,10 +305,7 @@ class Morphism:
         Gu et al., Theorem 1 (after D'Oliveira et al., "Differential privacy for binary
         functions via randomized graph colorings").
         """
-        if not isinstance(mechanism, Mechanism):
-            raise ParameterTypeError(
-                f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
-            )
+        check_mechanism(mechanism, "mechanism")
         if mechanism.graph is not self._target:
             raise InvalidMechanismError(
                 "`mechanism` must live on the morphism's target graph (the same RainbowGraph "
@@ -396,10 +390,7 @@ def distances_to_boundary(graph: RainbowGraph) -> np.ndarray:
     >>> distances_to_boundary(G).tolist()
     [0, 1, 1, 0, 0]
     """
-    if not isinstance(graph, RainbowGraph):
-        raise ParameterTypeError(
-            f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
-        )
+    check_graph(graph, "graph")
     require_undirected(graph, "graph", "distances to the boundary")
     n = graph.n_nodes
     sources = np.flatnonzero(graph.boundary_mask)

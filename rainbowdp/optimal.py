@@ -47,7 +47,7 @@ from .exceptions import (
     ParameterError,
     ParameterTypeError,
 )
-from .graph import RainbowGraph, require_undirected
+from .graph import RainbowGraph, check_graph, require_undirected
 from .mechanism import Mechanism
 from .morphism import INFINITE_DISTANCE_LABEL, boundary_graph
 from .privacy import are_close, hockey_stick, verify
@@ -684,10 +684,7 @@ def optimal_mechanism(
     >>> M.probabilities.round(12).tolist()
     [[0.5, 0.5], [0.75, 0.25], [0.75, 0.25], [0.5, 0.5], [0.5, 0.5]]
     """
-    if not isinstance(graph, RainbowGraph):
-        raise ParameterTypeError(
-            f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
-        )
+    check_graph(graph, "graph")
     require_undirected(graph, "graph", "the optimal rainbow mechanism")
     eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)

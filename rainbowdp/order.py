@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_nonnegative_float, real_array
-from .exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
-from .graph import RainbowGraph
-from .mechanism import Mechanism
+from .exceptions import InvalidMechanismError, ParameterError
+from .graph import RainbowGraph, check_graph
+from .mechanism import Mechanism, check_mechanism
 
 __all__ = [
     "dominates",
@@ -151,14 +151,6 @@ def _same_structure(g1: RainbowGraph, g2: RainbowGraph) -> bool:
     )
 
 
-def _check_mechanism(value: Any, name: str) -> Mechanism:
-    if not isinstance(value, Mechanism):
-        raise ParameterTypeError(
-            f"`{name}` must be a Mechanism, got {name}={type(value).__name__}."
-        )
-    return value
-
-
 def mechanism_dominates(m1: Mechanism, m2: Mechanism, *, tol: float = 1e-12) -> bool:
     r"""Whether :math:`\mathcal M_1 \succeq \mathcal M_2` (Gu et al., Definition 3).
 
@@ -192,8 +184,8 @@ def mechanism_dominates(m1: Mechanism, m2: Mechanism, *, tol: float = 1e-12) -> 
     >>> mechanism_dominates(M1, M2), mechanism_dominates(M2, M1)
     (True, False)
     """
-    a = _check_mechanism(m1, "m1")
-    b = _check_mechanism(m2, "m2")
+    a = check_mechanism(m1, "m1")
+    b = check_mechanism(m2, "m2")
     if not _same_structure(a.graph, b.graph):
         raise InvalidMechanismError(
             f"`m1` and `m2` must live on the same rainbow graph, got "
@@ -215,14 +207,6 @@ def _check_weights(weights: Any, q: int, *, monotone: bool) -> np.ndarray:
             f"`weights` must be non-increasing (rank 0 = most preferred), got weights={weights!r}."
         )
     return w
-
-
-def _check_graph(graph: Any) -> RainbowGraph:
-    if not isinstance(graph, RainbowGraph):
-        raise ParameterTypeError(
-            f"`graph` must be a RainbowGraph, got graph={type(graph).__name__}."
-        )
-    return graph
 
 
 def utility_from_ranks(graph: RainbowGraph, weights: Any) -> np.ndarray:
@@ -258,7 +242,7 @@ def utility_from_ranks(graph: RainbowGraph, weights: Any) -> np.ndarray:
     >>> utility_from_ranks(G, [1.0, 0.5, 0.0]).tolist()
     [[1.0, 0.5, 0.0], [0.0, 0.5, 1.0], [1.0, 0.5, 0.0]]
     """
-    g = _check_graph(graph)
+    g = check_graph(graph)
     w = _check_weights(weights, g.n_outputs, monotone=True)
     return w[g.ranks]
 
@@ -300,7 +284,7 @@ def expected_utility(mechanism: Mechanism, utility: Any) -> float:
     >>> expected_utility(M, [[1.0, 0.0], [0.0, 2.0]])
     1.75
     """
-    m = _check_mechanism(mechanism, "mechanism")
+    m = check_mechanism(mechanism, "mechanism")
     g = m.graph
     u = _as_vectors(utility, "utility")
     if u.ndim == 1:
@@ -352,7 +336,7 @@ def is_order_reasonable(utility: Any, graph: RainbowGraph, *, tol: float = 0.0) 
     >>> is_order_reasonable([[1, 0], [1, 0], [1, 0]], G)
     False
     """
-    g = _check_graph(graph)
+    g = check_graph(graph)
     t = check_nonnegative_float(tol, "tol")
     u = _as_vectors(utility, "utility")
     if u.ndim == 1:

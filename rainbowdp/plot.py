@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_delta, check_epsilon, check_int, check_probability_vector
-from .exceptions import ParameterError, ParameterTypeError
-from .graph import RainbowGraph
-from .mechanism import Mechanism
+from .exceptions import ParameterError
+from .graph import RainbowGraph, check_graph
+from .mechanism import Mechanism, check_mechanism
 from .optimal import TAU_INFINITY, Variant, line_mechanism, prefix_sums_closed_form, tau
 
 __all__ = ["draw_rainbow_graph", "output_colors", "plot_line_mechanism"]
@@ -206,13 +206,9 @@ def draw_rainbow_graph(
     import networkx as nx
     from matplotlib.collections import LineCollection, PatchCollection
 
-    if not isinstance(G, RainbowGraph):
-        raise ParameterTypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
+    check_graph(G, "G")
     if mechanism is not None:
-        if not isinstance(mechanism, Mechanism):
-            raise ParameterTypeError(
-                f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
-            )
+        check_mechanism(mechanism, "mechanism")
         if mechanism.graph is not G:
             raise ParameterError("`mechanism` must live on `G` (the same RainbowGraph object).")
     if pos is None:

@@ -72,7 +72,7 @@ from ._validation import (
     real_array,
 )
 from .exceptions import ParameterError, ParameterTypeError
-from .mechanism import Mechanism
+from .mechanism import Mechanism, check_mechanism
 
 __all__ = [
     "VerificationReport",
@@ -194,14 +194,6 @@ class VerificationReport:
         return s
 
 
-def _check_mechanism(mechanism: Any) -> Mechanism:
-    if not isinstance(mechanism, Mechanism):
-        raise ParameterTypeError(
-            f"`mechanism` must be a Mechanism, got {type(mechanism).__name__}."
-        )
-    return mechanism
-
-
 def verify(
     mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: float = 0.0
 ) -> VerificationReport:
@@ -239,7 +231,7 @@ def verify(
     >>> r.is_private, round(r.delta_required, 6), r.worst_edge, r.witness
     (False, 0.029492, (1, 2), ('no',))
     """
-    m = _check_mechanism(mechanism)
+    m = check_mechanism(mechanism)
     eps = check_epsilon(epsilon)
     dlt = check_delta(delta)
     slack = check_nonnegative_float(tol, "tol") + float_error_bound(m.graph.n_outputs)
@@ -297,7 +289,7 @@ def privacy_profile(mechanism: Mechanism, epsilons: Sequence[float] | np.ndarray
     >>> privacy_profile(M, [0.0, math.log(3)]).tolist()
     [0.5, 0.0]
     """
-    m = _check_mechanism(mechanism)
+    m = check_mechanism(mechanism)
     if isinstance(epsilons, str | bytes):
         raise ParameterTypeError(
             f"`epsilons` must be an array of numbers, got epsilons={epsilons!r}."
@@ -459,7 +451,7 @@ def epsilon_for_delta(mechanism: Mechanism, delta: Any) -> Any:
     >>> epsilon_for_delta(M, [0.5, 1.0]).tolist()
     [0.0, 0.0]
     """
-    m = _check_mechanism(mechanism)
+    m = check_mechanism(mechanism)
     if not isinstance(delta, numbers.Real) or isinstance(delta, bool):
         if isinstance(delta, str | bytes):
             raise ParameterTypeError(
@@ -573,7 +565,7 @@ def pdp_delta(mechanism: Mechanism, epsilon: float) -> float:
     >>> pdp_delta(M, math.log(3))    # a tie P = e^eps Q does not leak (strict inequality)
     0.0
     """
-    m = _check_mechanism(mechanism)
+    m = check_mechanism(mechanism)
     enc = enclose_exp(check_epsilon(epsilon))
     p = m.probabilities
     edges = m.graph.edges

@@ -339,7 +339,7 @@ def test_certificate_object_and_no_edges() -> None:
 
 def test_bad_inputs() -> None:
     m = _pair([0.75, 0.25], [0.25, 0.75])
-    with pytest.raises(TypeError, match=r"`mechanism` must be a Mechanism, got ndarray"):
+    with pytest.raises(TypeError, match=r"`mechanism` must be a Mechanism, got mechanism=ndarray"):
         certify(np.zeros((2, 2)), epsilon=1.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"`epsilon`.*epsilon=-0.5"):
         certify(m, epsilon=-0.5)

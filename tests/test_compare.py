@@ -46,7 +46,9 @@ def test_bad_inputs():
     other = Mechanism(RainbowGraph.line(["yes", "no", "maybe"], 3), ROWS["flat"])
     with pytest.raises(ValueError, match=r"`mechanisms` must hold at least one"):
         compare({})
-    with pytest.raises(TypeError, match=r"`mechanisms\['x'\]` must be a Mechanism, got str"):
+    with pytest.raises(
+        TypeError, match=r"`mechanisms\['x'\]` must be a Mechanism, got mechanisms\['x'\]=str"
+    ):
         compare({"x": "M"})
     with pytest.raises(ValueError, match=r"one graph; mechanisms\['b'\]"):
         compare({"a": M, "b": other})

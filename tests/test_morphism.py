@@ -153,7 +153,7 @@ def test_pullback_reorders_columns_and_checks_its_argument():
     other = RainbowGraph.line(["x", "y"], 1)
     with pytest.raises(InvalidMechanismError, match=r"must live on the morphism's target"):
         g.pullback(Mechanism(other, [[0.9, 0.1], [0.6, 0.4]]))
-    with pytest.raises(TypeError, match=r"`mechanism` must be a Mechanism, got ndarray"):
+    with pytest.raises(TypeError, match=r"`mechanism` must be a Mechanism, got mechanism=ndarray"):
         g.pullback(np.ones((2, 2)) / 2)
     z = RainbowGraph.line(["x", "z"], 1)
     h = Morphism(source, z, [0, 1])

@@ -140,7 +140,7 @@ def test_draw_rainbow_graph_errors():
         draw_rainbow_graph(G, pos={0: (0, 0), 1: (1, 0), 2: (2, 0)})
     with pytest.raises(TypeError, match=r"`G` must be a RainbowGraph, got G=Graph"):
         draw_rainbow_graph(nx.Graph())
-    with pytest.raises(TypeError, match=r"`mechanism` must be a Mechanism, got list"):
+    with pytest.raises(TypeError, match=r"`mechanism` must be a Mechanism, got mechanism=list"):
         draw_rainbow_graph(G, [[0.5, 0.5]] * 4)
     fig = draw_rainbow_graph(G, layout="spring", seed=3)
     assert fig.axes[0].get_legend() is not None

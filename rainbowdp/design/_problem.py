@@ -15,7 +15,7 @@ import numpy as np
 
 from .._validation import check_delta, check_epsilon, check_probability_vector, real_array
 from ..exceptions import InfeasibleDesignError, ParameterError, ParameterTypeError
-from ..graph import RainbowGraph
+from ..graph import RainbowGraph, check_graph
 
 __all__ = ["UTILITY_NAMES", "Problem", "check_problem", "utility_matrix"]
 
@@ -103,8 +103,7 @@ def utility_matrix(G: RainbowGraph, utility: Any = "accuracy") -> np.ndarray:
     >>> utility_matrix(G, ("loss", lambda v, a: (v - a) ** 2))[0].tolist()
     [-0.0, -1.0, -4.0]
     """
-    if not isinstance(G, RainbowGraph):
-        raise ParameterTypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
+    check_graph(G, "G")
     n, q = G.n_nodes, G.n_outputs
     if isinstance(utility, str):
         name = utility.lower()
@@ -147,12 +146,6 @@ def _as_matrix(value: Any, n: int, q: int, name: str, shown: Any) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- arguments
-def check_graph(G: Any) -> RainbowGraph:
-    if not isinstance(G, RainbowGraph):
-        raise ParameterTypeError(f"`G` must be a RainbowGraph, got G={type(G).__name__}.")
-    return G
-
-
 def _node_key(G: RainbowGraph, node: Any, name: str) -> int:
     key = tuple(node) if isinstance(node, list) else node
     try:
@@ -256,7 +249,7 @@ def check_problem(
     G: Any, epsilon: Any, delta: Any, utility: Any, fixed: Any, bounds: Any, msg: Any
 ) -> Problem:
     """Validate the arguments the LP and the MILP share, before any model is built."""
-    g = check_graph(G)
+    g = check_graph(G, "G")
     eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     U = utility_matrix(g, utility)
