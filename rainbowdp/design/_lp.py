@@ -25,7 +25,9 @@ variables are dropped and the constraints read :math:`P_a(v) \le e^\epsilon P_b(
 al.'s LP (14) generalised from the circulant graph to any graph.
 
 Size: :math:`Nq` probability variables, plus :math:`2Eq` slack variables and :math:`2E`
-budget rows when δ > 0; :math:`2Eq` privacy rows.
+budget rows when δ > 0; :math:`2Eq` privacy rows (E arcs instead of 2E ordered pairs on a
+directed graph). With a tying map (``tied=``) one variable per distinct id and one block per
+orbit of ordered pairs (:mod:`rainbowdp.design._tying`): on a circulant, one PMF of n + 1 values.
 
 References
 ----------
