@@ -96,7 +96,7 @@ from ._model import (
 )
 from ._problem import check_problem
 from ._result import DesignResult
-from ._tying import check_tied, pair_blocks, probability_variables, split
+from ._tying import check_tied, node_orbits, pair_blocks, probability_variables, split
 
 __all__ = ["FORMULATIONS", "milp"]
 
@@ -258,14 +258,9 @@ def milp(
             leak_names = names("leak", ra, rb, ss)
         else:
             # MILP (13) as printed: one indicator and one y per (node, output), shared by every
-            # neighbour; tied, per (orbit of equal rows, variable)
+            # neighbour; tied, per (orbit of nodes with equal signatures, variable)
             ext = cols.ext
-            n_nodes = g.n_nodes
-            if orbits:
-                _, orbit = np.unique(np.sort(ext, axis=1), axis=0, return_inverse=True)
-                orbit = orbit.ravel()
-            else:
-                orbit = np.arange(n_nodes)
+            orbit = node_orbits(cols, a, b)
             K = np.int64(cols.n_vars + cols.consts.size)
             own = orbit[:, None].astype(np.int64) * K + ext  # (N, q) owner slot keys
             owners_nodes = np.unique(a)
@@ -310,8 +305,12 @@ def milp(
         # P_a(v) - x P_b(v) - (1 + m) beta_ab <= -m. The waiver is for ties that can be made
         # exact or repaired afterwards: between two free rows (mixing with the uniform
         # distribution breaks them when eps > 0), or at a tiny eps (equal rows are snapped to
-        # one float vector). Against a fixed row, or with no reverse pair, keep the margin.
-        waive = has_rev & (tiny_eps | ((cf >= 0) & (cs >= 0)))
+        # one float vector). Against a fixed row, with no reverse pair, or in a tied model,
+        # keep the margin.
+        # Tied models keep the margin (unless eps is tiny): the waiver couples a block to its
+        # reverse, and without it every block's indicators depend on the probabilities only,
+        # which is what makes merging equal blocks (or equal nodes) exact.
+        waive = has_rev & (tiny_eps | ((cf >= 0) & (cs >= 0) & (not merge)))
         idx1 = np.column_stack([cf, cs, beta_k, np.where(waive, beta_rev, -1)])
         coef1 = np.column_stack(
             [np.ones(cf.size), np.full(cf.size, -x_m), np.full(cf.size, -(1.0 + m)), m * waive]

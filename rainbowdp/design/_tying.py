@@ -180,6 +180,33 @@ def pair_blocks(cols: Columns, a: np.ndarray, b: np.ndarray) -> Blocks:
     return Blocks(first, second, a[rep], b[rep], rev, rpos)
 
 
+def node_orbits(cols: Columns, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N,) orbit id of every node for indicators shared per node (MILP (13)).
+
+    Nodes with the same *signature* -- the multiset of their row's ids and the set of variable
+    pairs ``(ext[a, v], ext[b, v])`` over their out-pairs (a, b) -- take part in identical
+    constraints (given the probabilities, and without the tie waiver, which the tied models
+    drop), so one indicator block serves them all. Untied, every node is its own orbit.
+    """
+    ext = cols.ext
+    n = ext.shape[0]
+    if not cols.merge_orbits:
+        return np.arange(n)
+    K = np.int64(cols.n_vars + cols.consts.size)
+    q = ext.shape[1]
+    owner = np.repeat(a, q)
+    keys = (ext[a].astype(np.int64) * K + ext[b]).ravel()
+    pairs = np.unique(np.column_stack([owner, keys]), axis=0)
+    starts = np.searchsorted(pairs[:, 0], np.arange(n + 1))
+    rows = np.sort(ext, axis=1)
+    index: dict[tuple[bytes, bytes], int] = {}
+    orbit = np.empty(n, dtype=np.intp)
+    for i in range(n):
+        sig = (rows[i].tobytes(), pairs[starts[i] : starts[i + 1], 1].tobytes())
+        orbit[i] = index.setdefault(sig, len(index))
+    return orbit
+
+
 def split(cols: Columns, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(column index or -1, constant value or 0)`` for extended ids."""
     is_var = ids < cols.n_vars
