@@ -6,7 +6,7 @@ distribution per node. rainbowdp verifies (ε, δ)-DP exactly, edge by edge, and
 mechanisms in closed form or by linear / mixed-integer programming.
 """
 
-from . import exceptions, plot
+from . import builders, exceptions, noise, plot
 from ._certify import Certificate, Verdict, certify, exp_bounds
 from .compare import Comparison, compare
 from .exceptions import (
@@ -84,6 +84,7 @@ __all__ = [
     "VerificationReport",
     "are_close",
     "boundary_graph",
+    "builders",
     "certify",
     "compare",
     "design",
@@ -98,6 +99,7 @@ __all__ = [
     "line_mechanism",
     "load_graph",
     "mechanism_dominates",
+    "noise",
     "optimal_mechanism",
     "pdp_delta",
     "plot",

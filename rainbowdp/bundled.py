@@ -30,6 +30,7 @@ import numpy as np
 
 from .graph import RainbowGraph
 from .mechanism import Mechanism
+from .noise import GeometricLaw, TableLaw, additive_rows
 
 __all__ = ["Example", "examples", "graphs_dir", "write_examples"]
 
@@ -170,14 +171,8 @@ def _three_colour() -> Example:
 def _count_path() -> Example:
     n, eps = 10, LN2_UP
     G = RainbowGraph.count_path(n)
-    alpha = 0.5
-    v = np.arange(n + 1)
-    p = alpha ** np.abs(v[None, :] - v[:, None]) * (1 - alpha) / (1 + alpha)
-    # Clamping the two-sided geometric to [0, n] moves each tail onto the end point.
-    tail_lo = alpha ** (v + 1) / (1 + alpha)
-    tail_hi = alpha ** (n - v + 1) / (1 + alpha)
-    p[:, 0] += tail_lo
-    p[:, n] += tail_hi
+    # Clamping the two-sided geometric (alpha = 1/2) to [0, n] moves each tail onto its end point.
+    p = additive_rows(G.answers, G.outputs, GeometricLaw(0.5), form="clamped")
     return Example(
         "count_path",
         G,
@@ -195,8 +190,8 @@ def _modulo() -> Example:
     G = RainbowGraph.circulant(n, [1, 2, 3])
     f = 0.5 ** np.arange(n + 1)
     f /= f.sum()
-    q = np.arange(n + 1)
-    p = f[(q[None, :] - q[:, None]) % (n + 1)]  # row q: noise PMF shifted by q
+    # row q: the one-sided noise law f shifted by q, modulo n + 1
+    p = additive_rows(G.answers, G.outputs, TableLaw(f), form="modular")
     return Example(
         "modulo_circulant_n8",
         G,

@@ -10,6 +10,8 @@ r"""The ``rainbowdp`` command.
                      [--fixed FILE] [--solver highs|cbc] [--time-limit S] -o OUT.json [--json]
     rainbowdp plot GRAPH -o OUT.png|OUT.pdf|OUT.svg [--dpi N]
     rainbowdp reproduce fig3|fig4|fig5 [-o OUT.png|OUT.pdf|OUT.svg] [--dpi N] [--json]
+    rainbowdp families [--json]
+    rainbowdp families NAME --n N --epsilon E [--form F] [--sigma S] [--json]
     rainbowdp --version
 
 Exit codes
@@ -370,6 +372,101 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------------------------- families
+def _cmd_families(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from . import noise
+
+    if args.name is None:
+        for flag, value in (
+            ("--n", args.n),
+            ("--epsilon", args.epsilon),
+            ("--form", args.form),
+            ("--sigma", args.sigma),
+        ):
+            if value is not None:
+                raise ParameterError(
+                    f"`{flag}` needs a family NAME (see `rainbowdp families`), got {flag} {value}."
+                )
+        listing = [{"name": k, "summary": v.summary} for k, v in sorted(noise.FAMILIES.items())]
+        width = max(len(item["name"]) for item in listing)
+        _emit(
+            {"families": listing},
+            args.json,
+            "\n".join(f"{item['name']:<{width}}  {item['summary']}" for item in listing),
+        )
+        return EXIT_OK
+    cls = noise.get_family(args.name)
+    names = {f.name for f in dataclasses.fields(cls)}
+    for flag, value in (("--n", args.n), ("--epsilon", args.epsilon)):
+        if value is None:
+            raise ParameterError(f"`{flag}` is required with a family NAME, got no {flag}.")
+    kw: dict[str, Any] = {}
+    if "epsilon" in names:
+        kw["epsilon"] = args.epsilon
+    if "sigma" in names:
+        if args.sigma is None:
+            raise ParameterError(f"`--sigma` is required for the {args.name} family.")
+        kw["sigma"] = args.sigma
+    elif args.sigma is not None:
+        raise ParameterError(
+            f"`--sigma` applies to the discrete_gaussian family only, got --sigma {args.sigma} "
+            f"with {args.name}."
+        )
+    if args.form is not None:
+        if "form" not in names:
+            raise ParameterError(
+                f"`--form` applies to the additive families only, got --form {args.form} with "
+                f"{args.name}."
+            )
+        kw["form"] = args.form
+    family = cls(**kw)
+    G = family.graph(args.n)
+    M = family.mechanism(G)
+    claim = family.nominal()
+    from .privacy import epsilon_for_delta, privacy_profile
+
+    if claim.pure:
+        measure, nominal, exact = "epsilon", claim.epsilon, float(epsilon_for_delta(M, 0.0))
+        shown = "epsilon"
+    else:
+        measure = "delta"
+        nominal = claim.delta(args.epsilon)
+        exact = float(privacy_profile(M, [args.epsilon])[0])
+        shown = f"delta(epsilon={args.epsilon:g})"
+    holds = family.holds_on(G)
+    params = {
+        f.name: getattr(family, f.name) for f in dataclasses.fields(family) if f.name != "loss"
+    }
+    out = {
+        "family": args.name,
+        "parameters": params,
+        "graph": {
+            "n": args.n,
+            "n_nodes": G.n_nodes,
+            "n_edges": G.n_edges,
+            "n_outputs": G.n_outputs,
+        },
+        "measure": measure,
+        "epsilon": args.epsilon,
+        "nominal": nominal,
+        "exact": exact,
+        "holds_on": holds,
+        "source": claim.source,
+    }
+    how = "proved smallest epsilon at delta=0" if claim.pure else "sound delta"
+    text = (
+        f"{family!r} on its default graph (n={args.n}: {G.n_nodes} nodes, {G.n_edges} edges, "
+        f"{G.n_outputs} outputs)\n"
+        f"nominal {shown}: {nominal:.6g}  ({claim.source})\n"
+        f"exact   {shown}: {exact:.6g}  ({how} of the finite mechanism)\n"
+        f"holds_on: {holds}"
+    )
+    _emit(out, args.json, text)
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------------------------- demo
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .bundled import examples, graphs_dir
@@ -460,6 +557,18 @@ def _finite_float(name: str, *, positive: bool = False):
         if positive and value <= 0:
             raise argparse.ArgumentTypeError(f"{name} must be > 0, got {text!r}")
         return value
+
+    return parse
+
+
+def _int(name: str):
+    """argparse type: an integer."""
+
+    def parse(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
 
     return parse
 
@@ -577,6 +686,31 @@ def _parser() -> _Parser:
     )
     r.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     r.set_defaults(func=_cmd_reproduce)
+
+    fa = sub.add_parser(
+        "families",
+        help="list the noise families, or build one and compare its nominal guarantee with the "
+        "exact one",
+    )
+    fa.add_argument("name", nargs="?", default=None, help="a family (omit to list them)")
+    fa.add_argument("--n", type=_int("--n"), default=None, help="size of the default graph")
+    fa.add_argument(
+        "--epsilon",
+        type=_finite_float("--epsilon"),
+        default=None,
+        help="the family's epsilon (discrete_gaussian: the epsilon at which delta is compared)",
+    )
+    fa.add_argument(
+        "--form",
+        choices=["truncated", "clamped", "folded", "modular"],
+        default=None,
+        help="additive families only (default clamped)",
+    )
+    fa.add_argument(
+        "--sigma", type=_finite_float("--sigma"), default=None, help="discrete_gaussian only"
+    )
+    fa.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
+    fa.set_defaults(func=_cmd_families)
     return p
 
 

@@ -168,10 +168,12 @@ class Mechanism:
 
     @classmethod
     def _from_valid(cls, graph: RainbowGraph, probabilities: np.ndarray) -> Mechanism:
-        """Trusted constructor: ``probabilities`` are rows of an already validated mechanism.
+        """Trusted constructor: ``probabilities`` are valid rows by construction.
 
-        Used where rows are only gathered or permuted from a validated :class:`Mechanism`
-        (a pullback), so re-validating N rows would repeat work. Never use it on new numbers.
+        Used where rows are only gathered or permuted from a validated :class:`Mechanism` (a
+        pullback), or built as distributions and checked by the caller (the noise families:
+        finite, non-negative, row sums within 1e-12), so the public constructor's copy and
+        checks would repeat work. Never use it on numbers a user passed in.
         """
         obj = cls.__new__(cls)
         p = np.ascontiguousarray(probabilities, dtype=np.float64)

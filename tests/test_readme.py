@@ -15,3 +15,5 @@ def test_readme_python_example_runs(capsys):
         exec(compile(code, str(README), "exec"), {})
     out = capsys.readouterr().out
     assert "NOT private" in out and "0.847297" in out  # ln(7/3) = 0.8472978...
+    # truncated geometric on counts 0..10: e^1 Z_1 / Z_0, see docs/families.md
+    assert "1.20906" in out and "True" in out

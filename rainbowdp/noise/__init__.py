@@ -1,0 +1,91 @@
+r"""Noise families: the standard mechanisms of the literature on rainbow graphs.
+
+A *family* (:class:`Family`) is a frozen dataclass of validated parameters that builds its
+mechanism on any suitable graph, states the guarantee the literature gives for the textbook
+mechanism (:class:`Claim`) and says whether that guarantee holds for the finite mechanism it
+builds (:meth:`Family.holds_on`). Every family is registered in :data:`FAMILIES`.
+
+Additive noise -- :math:`a(d) + \eta` for an integer answer -- is brought into a finite range
+of outputs in one of four forms (``"truncated"``, ``"clamped"``, ``"folded"``, ``"modular"``)
+by one shared routine, :func:`additive_rows`, from a :class:`NoiseLaw` given by vectorised
+log-PMF and log-tail functions.
+
+>>> import rainbowdp.noise as noise
+>>> from rainbowdp.builders import count_path
+>>> M = noise.geometric(count_path(10), epsilon=1.0, form="clamped")
+>>> noise.Geometric(epsilon=1.0).holds_on(M.graph)
+True
+>>> sorted(noise.FAMILIES)
+['discrete_gaussian', 'exponential', 'geometric', 'randomized_response', 'staircase']
+
+See ``docs/families.md`` for the maths, the references, how to add a family, and a table of
+nominal against exact guarantees on finite instances.
+"""
+
+from ._additive import (
+    FORMS,
+    DiscreteGaussianLaw,
+    Form,
+    GeometricLaw,
+    NoiseLaw,
+    StaircaseLaw,
+    TableLaw,
+    additive_rows,
+)
+from ._family import (
+    FAMILIES,
+    SAFETY_MARGIN,
+    AdditiveFamily,
+    Claim,
+    Family,
+    build_epsilon,
+    get_family,
+    register,
+)
+from .baselines import (
+    DiscreteGaussian,
+    Exponential,
+    Geometric,
+    GuaranteeRow,
+    RandomizedResponse,
+    Staircase,
+    discrete_gaussian,
+    exponential,
+    format_guarantee_table,
+    geometric,
+    guarantee_table,
+    randomized_response,
+    staircase,
+)
+
+__all__ = [
+    "FAMILIES",
+    "FORMS",
+    "SAFETY_MARGIN",
+    "AdditiveFamily",
+    "Claim",
+    "DiscreteGaussian",
+    "DiscreteGaussianLaw",
+    "Exponential",
+    "Family",
+    "Form",
+    "Geometric",
+    "GeometricLaw",
+    "GuaranteeRow",
+    "NoiseLaw",
+    "RandomizedResponse",
+    "Staircase",
+    "StaircaseLaw",
+    "TableLaw",
+    "additive_rows",
+    "build_epsilon",
+    "discrete_gaussian",
+    "exponential",
+    "format_guarantee_table",
+    "geometric",
+    "get_family",
+    "guarantee_table",
+    "randomized_response",
+    "register",
+    "staircase",
+]

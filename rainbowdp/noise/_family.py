@@ -1,0 +1,422 @@
+r"""The family contract: what a noise family is, its nominal guarantee, and the registry.
+
+A *family* is a standard mechanism of the literature with its parameters -- the geometric
+mechanism at a given ε, the discrete Gaussian at a given σ, ... -- written as a frozen dataclass
+that subclasses :class:`Family`. It knows
+
+- its canonical dataset graph (:meth:`Family.graph`),
+- how to build its mechanism on any suitable rainbow graph (:meth:`Family.mechanism`),
+- the guarantee the literature states for the textbook (infinite) mechanism
+  (:meth:`Family.nominal`, a :class:`Claim`), and
+- whether the library asserts that this guarantee holds for the finite mechanism it builds on a
+  given graph (:meth:`Family.holds_on`: True, False when known to fail, None when not claimed).
+
+:func:`register` adds a family to :data:`FAMILIES`; the contract test of the test-suite runs
+every registered family on its :meth:`Family.examples` and checks every mechanism against the
+exact verifier. See ``docs/families.md`` for how to write a family.
+
+**Safety margin.** The float64 rows of a mechanism carry round-off of about :math:`2^{-50}`
+relative, so a mechanism whose likelihood ratios reach :math:`e^\epsilon` exactly (the clamped
+geometric mechanism, randomized response) would be ε-DP only up to round-off, and the library's
+proved ε -- an upper bound -- would exceed the nominal one. As the designers do
+(``rainbowdp.design``), the pure-DP families therefore build their rows at
+:math:`\epsilon_b = \epsilon - \min(\epsilon/2, 2^{-40}\max(1, \epsilon))` (:func:`build_epsilon`):
+the stored rows are then ε-DP with room to spare, and differ from the rows at ε by about
+:math:`10^{-12}` relative -- far below any difference in utility.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .._validation import check_epsilon, check_int
+from ..exceptions import ParameterError, ParameterTypeError
+from ..graph import RainbowGraph, check_graph
+from ..mechanism import Mechanism
+from ._additive import (
+    FORMS,
+    Form,
+    NoiseLaw,
+    _contiguous_outputs,
+    _integer_answers,
+    additive_rows,
+    check_form,
+)
+
+__all__ = [
+    "FAMILIES",
+    "MAX_DEFAULT_N",
+    "SAFETY_MARGIN",
+    "AdditiveFamily",
+    "Claim",
+    "Family",
+    "build_epsilon",
+    "get_family",
+    "pure_delta",
+    "register",
+]
+
+#: Relative safety margin of the pure-DP families (the designers' margin): see the module notes.
+SAFETY_MARGIN = 2.0**-40
+#: Largest n of a family's default graph (:meth:`Family.graph`): those graphs have n + 1 outputs,
+#: so a mechanism on them holds (n + 1)^2 numbers (32 MB at n = 2000).
+MAX_DEFAULT_N = 2000
+#: Bound on the row sums of a family's rows (they are distributions by construction).
+_ROW_SUM_TOL = 1e-12
+
+
+def build_epsilon(epsilon: float) -> float:
+    r"""The ε the pure-DP families build their rows at: :math:`\epsilon - \min(\epsilon/2,
+    2^{-40}\max(1, \epsilon))`.
+
+    Examples
+    --------
+    >>> build_epsilon(1.0) == 1.0 - 2.0**-40
+    True
+    >>> build_epsilon(0.0)
+    0.0
+    """
+    return epsilon - min(epsilon / 2, SAFETY_MARGIN * max(1.0, epsilon))
+
+
+def pure_delta(epsilon: float, at: float) -> float:
+    r"""The smallest δ that every ε-DP mechanism meets at ``at``:
+    :math:`\max\{0, (e^\epsilon - e^{at}) / (1 + e^\epsilon)\}`.
+
+    For :math:`P \le e^\epsilon Q` and :math:`Q \le e^\epsilon P` pointwise, the event
+    :math:`S = \{P > e^{at} Q\}` has :math:`P(S) \le e^\epsilon Q(S)` and
+    :math:`1 - Q(S) \le e^\epsilon (1 - P(S))`; maximising :math:`P(S) - e^{at} Q(S)` under
+    these two constraints gives the bound, attained by binary randomized response
+    (Kairouz, Oh, Viswanath, "The composition theorem for differential privacy", 2015: the
+    privacy region of ε-DP is that of randomized response).
+
+    Examples
+    --------
+    >>> round(pure_delta(math.log(3), 0.0), 12)    # (3 - 1) / (1 + 3)
+    0.5
+    >>> pure_delta(1.0, 2.0)
+    0.0
+    """
+    if at >= epsilon:
+        return 0.0
+    if epsilon > 700:  # (e^eps - e^at) / (1 + e^eps) without overflow
+        return -math.expm1(at - epsilon) / (1.0 + math.exp(-epsilon))
+    return (math.exp(epsilon) - math.exp(at)) / (1.0 + math.exp(epsilon))
+
+
+@dataclass(frozen=True)
+class Claim:
+    r"""A privacy guarantee as the literature states it for the textbook mechanism.
+
+    Attributes
+    ----------
+    epsilon : float
+        The ε of a pure ε-DP claim; ``inf`` for a claim stated as a privacy profile δ(ε) only
+        (the discrete Gaussian is not ε-DP for any finite ε).
+    source : str
+        Paper, theorem or equation the claim comes from.
+    profile : callable, optional
+        ε -> δ(ε), for a claim stated as a privacy profile; None for a pure claim.
+
+    Examples
+    --------
+    >>> c = Claim(1.0, "a paper, Theorem 1")
+    >>> c.pure, c.delta(1.0), c.delta(2.0)
+    (True, 0.0, 0.0)
+    >>> round(c.delta(0.0), 6)     # what every 1-DP mechanism meets at epsilon = 0
+    0.462117
+    """
+
+    epsilon: float
+    source: str
+    profile: Callable[[float], float] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def pure(self) -> bool:
+        """Whether this is a pure ε-DP claim."""
+        return self.profile is None
+
+    def delta(self, epsilon: float) -> float:
+        r"""The δ the claim gives at ``epsilon``: 0 at or above a pure claim's ε (below it, the
+        bound :func:`pure_delta` that every ε-DP mechanism meets), or the stated profile."""
+        e = check_epsilon(epsilon)
+        if self.profile is not None:
+            return float(self.profile(e))
+        return pure_delta(self.epsilon, e)
+
+    def __str__(self) -> str:
+        if self.pure:
+            return f"{self.epsilon:g}-DP ({self.source})"
+        return f"(epsilon, delta(epsilon))-DP ({self.source})"
+
+
+class Family(ABC):
+    r"""Abstract base of the noise families: a frozen dataclass of validated parameters.
+
+    Subclasses set :attr:`name` and :attr:`summary`, validate their fields in
+    ``__post_init__``, implement the abstract methods and are added to :data:`FAMILIES` with
+    :func:`register`.
+
+    Attributes
+    ----------
+    name : str
+        Registry key (a Python identifier).
+    summary : str
+        One line, shown by ``rainbowdp families``.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+
+    @abstractmethod
+    def graph(self, n: int) -> RainbowGraph:
+        """The family's canonical dataset graph of size n (n <= :data:`MAX_DEFAULT_N`)."""
+
+    @abstractmethod
+    def mechanism(self, G: RainbowGraph) -> Mechanism:
+        """The family's mechanism on the rainbow graph ``G``."""
+
+    @abstractmethod
+    def nominal(self) -> Claim:
+        """The guarantee the literature states for the textbook mechanism."""
+
+    @abstractmethod
+    def holds_on(self, G: RainbowGraph) -> bool | None:
+        """True if the library asserts that :meth:`nominal` holds for :meth:`mechanism` on
+        ``G``; False if it is known to fail; None if it is not claimed."""
+
+    def optimum(self, *args: Any, **kwargs: Any) -> Any:
+        """A closed-form optimum of the family, where the literature gives one."""
+        raise NotImplementedError(f"the {self.name!r} family has no closed-form optimum")
+
+    @classmethod
+    @abstractmethod
+    def examples(cls) -> list[tuple[Family, RainbowGraph]]:
+        """A few small (family, graph) instances, run by the contract test."""
+
+
+_REGISTRY: dict[str, type[Family]] = {}
+#: Every registered family: a read-only mapping name -> Family class.
+FAMILIES: MappingProxyType[str, type[Family]] = MappingProxyType(_REGISTRY)
+
+
+def register(cls: type[Family]) -> type[Family]:
+    """Class decorator: add a :class:`Family` subclass to :data:`FAMILIES` under ``cls.name``.
+
+    Raises
+    ------
+    ParameterTypeError
+        If ``cls`` is not a subclass of :class:`Family`.
+    ParameterError
+        If its ``name`` is not an identifier, its ``summary`` is not one line of text, or
+        another class is registered under that name.
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Family)):
+        raise ParameterTypeError(f"`cls` must be a subclass of Family, got cls={cls!r}.")
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ParameterError(f"`name` of a family must be an identifier, got name={name!r}.")
+    summary = getattr(cls, "summary", None)
+    if not isinstance(summary, str) or not summary or "\n" in summary:
+        raise ParameterError(
+            f"`summary` of a family must be one line of text, got summary={summary!r}."
+        )
+    other = _REGISTRY.get(name)
+    if other is not None and other is not cls:
+        raise ParameterError(
+            f"`name` {name!r} is already registered by {other.__qualname__}, got name={name!r}."
+        )
+    _REGISTRY[name] = cls
+    return cls
+
+
+def get_family(name: str) -> type[Family]:
+    """The registered family class called ``name``.
+
+    Examples
+    --------
+    >>> get_family("geometric").__name__
+    'Geometric'
+    """
+    if not isinstance(name, str) or name not in _REGISTRY:
+        choices = ", ".join(repr(k) for k in sorted(_REGISTRY))
+        raise ParameterError(f"`name` must be one of {choices}, got name={name!r}.")
+    return _REGISTRY[name]
+
+
+# ------------------------------------------------------------------------------------ helpers
+def check_default_n(n: Any) -> int:
+    """Validate the size of a default graph."""
+    return check_int(n, "n", minimum=1, maximum=MAX_DEFAULT_N)
+
+
+def check_positive_epsilon(value: Any) -> float:
+    """ε > 0, finite, with e^ε a finite float64."""
+    e = check_epsilon(value, finite_exp=True)
+    if e <= 0:
+        raise ParameterError(f"`epsilon` must be > 0 for this family, got epsilon={value!r}.")
+    return e
+
+
+def check_sensitivity(value: Any) -> int:
+    """An integer sensitivity Δ >= 1."""
+    return check_int(value, "sensitivity", minimum=1, maximum=2**31)
+
+
+def check_real_sensitivity(value: Any) -> float:
+    """A real sensitivity Δ > 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ParameterTypeError(f"`sensitivity` must be a real number, got sensitivity={value!r}.")
+    x = float(value)
+    if not (math.isfinite(x) and x > 0):
+        raise ParameterError(
+            f"`sensitivity` must be a finite number > 0, got sensitivity={value!r}."
+        )
+    return x
+
+
+def mechanism_from_rows(G: RainbowGraph, rows: np.ndarray) -> Mechanism:
+    """A Mechanism from rows that are distributions by construction.
+
+    The rows of the families are exponentials of finite log-probabilities (non-negative,
+    finite) normalised to sum to 1; the checks that matter -- every row sum within 1e-12 of 1
+    and no negative entry, which also catch NaN and inf -- are made here in two passes, without
+    the copy and the checks of the public constructor (which would cost more than the build on
+    large graphs). Rows that fail go through the public constructor, which names the bad node.
+    """
+    rows = np.ascontiguousarray(rows, dtype=np.float64)
+    sums = rows.sum(axis=1)
+    if (
+        rows.shape == (G.n_nodes, G.n_outputs)
+        and bool(np.all(np.abs(sums - 1.0) <= _ROW_SUM_TOL))
+        and bool(rows.min(initial=0.0) >= 0.0)
+    ):
+        return Mechanism._from_valid(G, rows)
+    return Mechanism(G, rows)  # pragma: no cover - raises InvalidMechanismError for the node
+
+
+def integer_answers_of(G: RainbowGraph, what: str) -> np.ndarray:
+    """The true answers of ``G`` as int64, or ParameterError naming the graph problem."""
+    answers = G.answers
+    if answers is None:
+        raise ParameterError(
+            f"`G` has no true answers (G.answers is None); {what} needs the integer true answer "
+            "of every node: build the graph with count_path, circulant, from_records or "
+            "RainbowGraph.from_query."
+        )
+    try:
+        return _integer_answers(answers, "G.answers")
+    except ParameterError as exc:
+        raise ParameterError(f"`G` is not suitable for {what}: {exc}") from None
+
+
+def contiguous_outputs_of(G: RainbowGraph, what: str) -> tuple[int, int, np.ndarray | None]:
+    """(lo, q, perm) of the outputs of ``G``, or ParameterError naming the graph problem."""
+    try:
+        return _contiguous_outputs(G.outputs, "G.outputs")
+    except ParameterError as exc:
+        raise ParameterError(f"`G` is not suitable for {what}: {exc}") from None
+
+
+# ------------------------------------------------------------------------------------ additive
+class AdditiveFamily(Family):
+    r"""Base of the additive-noise families: :math:`a(d) + \eta` in a finite ``form``.
+
+    A subclass is a frozen dataclass with fields ``form`` and ``sensitivity`` (an integer Δ: the
+    largest answer change between neighbours that the nominal guarantee covers) and implements
+    :meth:`law` (the noise law its rows are built from) and :meth:`nominal`. The mechanism is
+    :func:`~rainbowdp.noise.additive_rows` on the graph's integer answers and consecutive integer
+    outputs; the default graph is :func:`~rainbowdp.builders.count_path` (n).
+
+    :meth:`holds_on` follows from post-processing: clamping, folding and wrapping are functions
+    of :math:`a + \eta`, so the nominal guarantee holds on every graph whose neighbours' answers
+    differ by at most Δ (for ``"modular"``: by at most Δ modulo q, so ``circulant`` graphs with
+    distances <= Δ qualify). Truncation is not a post-processing: for a pure claim it is
+    reported False when the exact ε of the truncated rows, computed in log space from the law,
+    exceeds the nominal ε on an edge with both answers in the output range (else None).
+    """
+
+    forms: ClassVar[tuple[str, ...]] = FORMS
+    form: Form
+    sensitivity: int
+
+    @abstractmethod
+    def law(self) -> NoiseLaw:
+        """The noise law the rows are built from (at the build parameters)."""
+
+    def graph(self, n: int) -> RainbowGraph:
+        """``count_path(n)``: counts 0..n, neighbours differ by one record, outputs 0..n."""
+        from ..builders import count_path
+
+        return count_path(check_default_n(n))
+
+    def _inputs(self, G: RainbowGraph) -> tuple[np.ndarray, int, int, np.ndarray | None]:
+        check_graph(G, "G")
+        what = f"additive noise ({self.name})"
+        answers = integer_answers_of(G, what)
+        lo, q, perm = contiguous_outputs_of(G, what)
+        return answers, lo, q, perm
+
+    def mechanism(self, G: RainbowGraph) -> Mechanism:
+        r"""The rows :math:`a(d) + \eta` in :attr:`form` for every node of ``G``.
+
+        Raises
+        ------
+        ParameterError
+            If ``G`` has no integer true answers or its outputs are not consecutive integers.
+        """
+        answers, lo, q, perm = self._inputs(G)
+        outputs = np.arange(lo, lo + q) if perm is None else np.asarray(G.outputs)
+        rows = additive_rows(answers, outputs.tolist(), self.law(), form=self.form)
+        return mechanism_from_rows(G, rows)
+
+    def holds_on(self, G: RainbowGraph) -> bool | None:
+        """See the class notes."""
+        answers, lo, q, _ = self._inputs(G)
+        edges = G.edges
+        if edges.shape[0] == 0:  # no neighbours: every mechanism is private
+            return True
+        diff = np.abs(answers[edges[:, 0]] - answers[edges[:, 1]])
+        if self.form == "modular":
+            diff = np.minimum(diff % q, q - diff % q)
+        if self.form != "truncated":
+            return True if int(diff.max()) <= self.sensitivity else None
+        return False if self._truncation_fails(answers, edges, lo, q, G.directed) else None
+
+    def _truncation_fails(
+        self, answers: np.ndarray, edges: np.ndarray, lo: int, q: int, directed: bool
+    ) -> bool:
+        """Whether the truncated rows provably exceed a pure claim's ε on some edge."""
+        claim = self.nominal()
+        if not claim.pure:
+            return False
+        hi = lo + q - 1
+        a, b = answers[edges[:, 0]], answers[edges[:, 1]]
+        inside = (a >= lo) & (a <= hi) & (b >= lo) & (b <= hi) & (a != b)
+        if not inside.any():
+            return False
+        law = self.law()
+        v = np.arange(lo, hi + 1, dtype=np.int64)
+
+        def log_rows(x: np.ndarray) -> np.ndarray:
+            lw = law.log_pmf(v[None, :] - x[:, None])
+            m = lw.max(axis=1, keepdims=True)
+            return lw - (m + np.log(np.exp(lw - m).sum(axis=1, keepdims=True)))
+
+        la, lb = log_rows(a[inside]), log_rows(b[inside])
+        loss = la - lb if directed else np.abs(la - lb)
+        worst = float(np.max(loss))
+        return worst > claim.epsilon + 1e-9 * max(1.0, claim.epsilon)
+
+
+def check_additive(form: Any, sensitivity: Any, forms: tuple[str, ...] = FORMS) -> tuple[str, int]:
+    """Validate the common fields of an additive family."""
+    return check_form(form, forms), check_sensitivity(sensitivity)

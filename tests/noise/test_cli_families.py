@@ -1,0 +1,125 @@
+"""The ``rainbowdp families`` command: listing, building, JSON, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rainbowdp.noise as noise
+from rainbowdp.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_lists_every_registered_family(capsys):
+    code, out, err = run(capsys, "families")
+    assert code == 0 and err == ""
+    lines = out.strip().splitlines()
+    assert [line.split()[0] for line in lines] == sorted(noise.FAMILIES)
+    for line in lines:
+        name = line.split()[0]
+        assert noise.FAMILIES[name].summary in line
+    code, out, _ = run(capsys, "families", "--json")
+    data = json.loads(out)
+    assert [f["name"] for f in data["families"]] == sorted(noise.FAMILIES)
+
+
+@pytest.mark.parametrize(
+    ("argv", "measure", "holds"),
+    [
+        (["geometric", "--n", "10", "--epsilon", "1"], "epsilon", True),
+        (["geometric", "--n", "10", "--epsilon", "1", "--form", "truncated"], "epsilon", False),
+        (["discrete_gaussian", "--n", "10", "--epsilon", "1", "--sigma", "1"], "delta", True),
+        (["randomized_response", "--n", "4", "--epsilon", "0.5"], "epsilon", True),
+        (["exponential", "--n", "6", "--epsilon", "2"], "epsilon", True),
+        (["staircase", "--n", "6", "--epsilon", "1", "--form", "modular"], "epsilon", True),
+    ],
+)
+def test_builds_and_compares_nominal_with_exact(capsys, argv, measure, holds):
+    code, out, err = run(capsys, "families", *argv, "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["family"] == argv[0] and data["measure"] == measure
+    assert data["holds_on"] is holds and "warnings" not in data
+    assert data["graph"]["n"] == int(argv[2])
+    if holds:  # a profile claim holds for the float rows within 2^-44 (test_contract.py)
+        slack = 2.0**-44 if measure == "delta" else 0.0
+        assert data["exact"] <= data["nominal"] + slack
+    else:
+        assert data["exact"] > data["nominal"]
+    code, text, _ = run(capsys, "families", *argv)
+    assert code == 0 and "nominal" in text and "exact" in text and data["source"] in text
+
+
+def test_the_gaussian_compares_delta_at_the_given_epsilon(capsys):
+    _, out, _ = run(
+        capsys,
+        "families",
+        "discrete_gaussian",
+        "--n",
+        "8",
+        "--epsilon",
+        "0.5",
+        "--sigma",
+        "2",
+        "--json",
+    )
+    data = json.loads(out)
+    assert data["nominal"] == pytest.approx(noise.DiscreteGaussian(2.0).delta_at(0.5))
+    assert data["parameters"] == {"sigma": 2.0, "form": "clamped", "sensitivity": 1}
+
+
+def test_entries_below_the_float_floor_keep_the_mechanism_private(capsys):
+    # the truncated geometric at epsilon = 2 on counts 0..400 spans e^-800: entries below 2^-1000
+    # are stored as 2^-1000, which keeps every likelihood ratio within the truncated law's
+    code, out, err = run(
+        capsys,
+        "families",
+        "geometric",
+        "--n",
+        "400",
+        "--epsilon",
+        "2",
+        "--form",
+        "truncated",
+        "--json",
+    )
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    # truncation can double epsilon (the normaliser's ratio adds at most epsilon)
+    assert data["exact"] is not None and 2.0 < data["exact"] <= 4.0
+    assert data["holds_on"] is False
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["families", "laplace", "--n", "3", "--epsilon", "1"], "name='laplace'"),
+        (["families", "geometric", "--epsilon", "1"], "--n"),
+        (["families", "geometric", "--n", "3"], "--epsilon"),
+        (["families", "geometric", "--n", "x", "--epsilon", "1"], "'x'"),
+        (["families", "geometric", "--n", "0", "--epsilon", "1"], "n=0"),
+        (["families", "geometric", "--n", "5000", "--epsilon", "1"], "n=5000"),
+        (["families", "geometric", "--n", "3", "--epsilon", "nan"], "'nan'"),
+        (["families", "geometric", "--n", "3", "--epsilon", "0"], "epsilon=0.0"),
+        (["families", "geometric", "--n", "3", "--epsilon", "1", "--sigma", "2"], "--sigma"),
+        (["families", "discrete_gaussian", "--n", "3", "--epsilon", "1"], "--sigma"),
+        (
+            ["families", "discrete_gaussian", "--n", "3", "--epsilon", "1", "--sigma", "-1"],
+            "sigma=-1.0",
+        ),
+        (["families", "exponential", "--n", "3", "--epsilon", "1", "--form", "clamped"], "--form"),
+        (["families", "geometric", "--n", "3", "--epsilon", "1", "--form", "wrap"], "wrap"),
+        (["families", "--n", "3"], "NAME"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert needle in err and "Traceback" not in err
