@@ -90,6 +90,16 @@ MAX_ABS_INTEGER = 2**52
 MAX_WRAP_TERMS = 2**25
 #: Largest discrete Gaussian sigma (its tails are tabulated over +-40 sigma).
 MAX_SIGMA = 1e5
+#: Smallest discrete Gaussian sigma: below it sigma^2 underflows, and already at 0.05 the law is
+#: a point mass at 0 to within e^-200.
+MIN_SIGMA = 1e-100
+
+
+def _real(value: Any, name: str) -> float:
+    """``float(value)`` for a real number (not a bool), else ParameterTypeError naming it."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise ParameterTypeError(f"`{name}` must be a real number, got {name}={value!r}.")
+    return float(value)
 
 
 def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
@@ -222,7 +232,8 @@ class TableLaw(NoiseLaw):
     symmetric = False
 
     def __init__(self, pmf: Any, *, offset: int = 0) -> None:
-        self._p = check_probability_vector(pmf, "pmf")
+        p = check_probability_vector(pmf, "pmf")
+        self._p = p / math.fsum(p.tolist())  # a distribution to float precision
         self._offset = check_int(offset, "offset")
         if abs(self._offset) > MAX_ABS_INTEGER or self._p.size > MAX_WRAP_TERMS:
             raise ParameterError(
@@ -316,7 +327,7 @@ class StaircaseLaw(NoiseLaw):
     """
 
     def __init__(self, rate: float, *, period: int = 1, step: int = 1) -> None:
-        rate = float(rate)
+        rate = _real(rate, "rate")
         if not (math.isfinite(rate) and rate > 0):
             raise ParameterError(f"`rate` must be a finite number > 0, got rate={rate!r}.")
         self.rate = rate
@@ -415,7 +426,7 @@ class GeometricLaw(StaircaseLaw):
     """
 
     def __init__(self, alpha: float) -> None:
-        alpha = float(alpha)
+        alpha = _real(alpha, "alpha")
         if not (0.0 < alpha < 1.0):
             raise ParameterError(f"`alpha` must be in (0, 1), got alpha={alpha!r}.")
         self.alpha = alpha
@@ -452,9 +463,11 @@ class DiscreteGaussianLaw(NoiseLaw):
     """
 
     def __init__(self, sigma: float) -> None:
-        sigma = float(sigma)
-        if not (math.isfinite(sigma) and 0.0 < sigma <= MAX_SIGMA):
-            raise ParameterError(f"`sigma` must be in (0, {MAX_SIGMA:g}], got sigma={sigma!r}.")
+        sigma = _real(sigma, "sigma")
+        if not (math.isfinite(sigma) and MIN_SIGMA <= sigma <= MAX_SIGMA):
+            raise ParameterError(
+                f"`sigma` must be in [{MIN_SIGMA:g}, {MAX_SIGMA:g}], got sigma={sigma!r}."
+            )
         self.sigma = sigma
         self._s2 = sigma * sigma
         self._log_z = self._log_normaliser(sigma)
@@ -527,13 +540,11 @@ class DiscreteGaussianLaw(NoiseLaw):
                 k += 1
             lead = math.log(self.sigma * math.sqrt(2.0 * math.pi) / period)
             return lead + np.log(total) - self._log_z
-        reach = math.ceil(40.0 * self.sigma) + 2
-        blocks = -(-reach // period) + 1
-        if 2 * blocks * period > MAX_WRAP_TERMS:  # pragma: no cover - sigma < period/2 bounds it
-            raise ParameterError(f"the wrap period {period} is too large for this law.")
-        x = np.arange(-blocks * period, blocks * period, dtype=np.float64)
-        lw = (-(x * x) / (2.0 * self._s2)).reshape(2 * blocks, period)
-        return _logsumexp(lw, axis=0) - self._log_z
+        reach = math.ceil(40.0 * self.sigma) + 2  # beyond, every term is below e^-800
+        x = np.arange(-reach, reach + 1, dtype=np.int64)
+        w = np.exp(-(x.astype(np.float64) ** 2) / (2.0 * self._s2))
+        with np.errstate(divide="ignore"):  # residues no term reaches: -inf (below e^-800)
+            return np.log(np.bincount(np.mod(x, period), weights=w, minlength=period)) - self._log_z
 
 
 # ------------------------------------------------------------------------------------ checks
@@ -551,7 +562,17 @@ def _integer_answers(answers: Any, name: str = "answers") -> np.ndarray:
             f"shape {arr.shape}."
         )
     kind = arr.dtype.kind
+
+    def too_large(value: Any) -> ParameterError:
+        return ParameterError(
+            f"`{name}` must be integers of at most {MAX_ABS_INTEGER} in absolute value, got "
+            f"{value!r} in {name}."
+        )
+
     if kind in "iu":
+        high, low = (arr.max(), arr.min()) if arr.size else (0, 0)
+        if high > MAX_ABS_INTEGER or (kind == "i" and low < -MAX_ABS_INTEGER):
+            raise too_large(int(high if high > MAX_ABS_INTEGER else low))
         out = arr.astype(np.int64)
     elif kind == "f":
         if not (np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))):
@@ -559,6 +580,8 @@ def _integer_answers(answers: Any, name: str = "answers") -> np.ndarray:
             raise ParameterError(
                 f"`{name}` must be integers for additive noise, got {bad!r} in {name}."
             )
+        if arr.size and float(np.max(np.abs(arr))) > MAX_ABS_INTEGER:
+            raise too_large(float(arr[np.argmax(np.abs(arr))]))
         out = arr.astype(np.int64)
     elif kind == "O":
         for x in arr.tolist():
@@ -566,22 +589,15 @@ def _integer_answers(answers: Any, name: str = "answers") -> np.ndarray:
                 raise ParameterError(
                     f"`{name}` must be integers for additive noise, got {x!r} in {name}."
                 )
-        try:
-            out = arr.astype(np.int64)
-        except OverflowError:
-            raise ParameterError(
-                f"`{name}` must be integers of at most {MAX_ABS_INTEGER} in absolute value."
-            ) from None
+        big = [x for x in arr.tolist() if abs(x) > MAX_ABS_INTEGER]
+        if big:
+            raise too_large(big[0])
+        out = arr.astype(np.int64)
     else:
         first = arr.ravel()[0]
         first = first.item() if isinstance(first, np.generic) else first
         raise ParameterError(
             f"`{name}` must be integers for additive noise, got {first!r} in {name}."
-        )
-    if out.size and int(np.max(np.abs(out))) > MAX_ABS_INTEGER:
-        raise ParameterError(
-            f"`{name}` must be integers of at most {MAX_ABS_INTEGER} in absolute value, got "
-            f"{int(out[np.argmax(np.abs(out))])}."
         )
     return out
 
@@ -613,7 +629,8 @@ def _contiguous_outputs(outputs: Any, name: str = "outputs") -> tuple[int, int, 
         )
     if max(abs(lo), abs(hi)) > MAX_ABS_INTEGER:
         raise ParameterError(
-            f"`{name}` must be integers of at most {MAX_ABS_INTEGER} in absolute value."
+            f"`{name}` must be integers of at most {MAX_ABS_INTEGER} in absolute value, got "
+            f"{name}={_short(values)}."
         )
     arr = np.asarray(ints, dtype=np.int64)
     perm = None if np.all(np.diff(arr) > 0) else (arr - lo).astype(np.intp)

@@ -21,17 +21,20 @@ import math
 import numbers
 from collections.abc import Callable, Hashable
 from dataclasses import KW_ONLY, dataclass, fields
-from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from .._kernels import CHUNK_ELEMENTS
 from .._validation import check_epsilon, check_int
 from ..exceptions import ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
 from ._additive import (
+    FLOOR,
     FORMS,
+    MAX_SIGMA,
+    MIN_SIGMA,
     DiscreteGaussianLaw,
     Form,
     NoiseLaw,
@@ -188,6 +191,12 @@ def geometric(
 
 
 # ------------------------------------------------------------------------------------ gaussian
+#: Absolute δ by which the stored rows of the discrete Gaussian may exceed its profile (the
+#: round-off of rows built without a safety margin; see DiscreteGaussian, Notes). Measured
+#: excesses are about 1e-16.
+PROFILE_TOLERANCE = 2.0**-44
+
+
 def _dg_delta(law: DiscreteGaussianLaw, epsilon: float, sensitivity: int) -> float:
     r"""CKS Theorem 7: :math:`\Pr[Y > t] - e^\epsilon \Pr[Y > t + \Delta]`,
     :math:`t = \epsilon\sigma^2/\Delta - \Delta/2`, as :math:`\sum_{y \ge m}
@@ -222,7 +231,7 @@ class DiscreteGaussian(AdditiveFamily):
     Parameters
     ----------
     sigma : float
-        0 < σ <= 1e5.
+        1e-100 <= σ <= 1e5.
     form : {"clamped", "truncated", "folded", "modular"}, default "clamped"
     sensitivity : int, default 1
         Δ >= 1.
@@ -230,7 +239,7 @@ class DiscreteGaussian(AdditiveFamily):
     Raises
     ------
     ParameterError
-        If σ is not in (0, 1e5], ``form`` is unknown or Δ < 1.
+        If σ is not in [1e-100, 1e5], ``form`` is unknown or Δ < 1.
     ParameterTypeError
         If σ is not a real number or Δ not an integer.
 
@@ -253,7 +262,8 @@ class DiscreteGaussian(AdditiveFamily):
     margin: δ(ε) is not monotone in σ (at σ = 0.6, ε = 2 it *increases* with σ), so no nearby
     σ is uniformly more private. Where :meth:`holds_on` is True the exact finite mechanism
     meets the profile (post-processing), and the stored float64 rows -- each entry within a few
-    units of round-off, relative -- meet it within an absolute :math:`2^{-44}`.
+    units of round-off, relative -- meet it within an absolute :math:`2^{-44}`, the claim's
+    :attr:`~rainbowdp.noise.Claim.tolerance` (excesses of about 1e-16 are seen).
 
     References
     ----------
@@ -283,8 +293,10 @@ class DiscreteGaussian(AdditiveFamily):
         if isinstance(s, bool) or not isinstance(s, numbers.Real):
             raise ParameterTypeError(f"`sigma` must be a real number, got sigma={s!r}.")
         s = float(s)
-        if not (math.isfinite(s) and 0 < s <= 1e5):
-            raise ParameterError(f"`sigma` must be in (0, 1e5], got sigma={self.sigma!r}.")
+        if not (math.isfinite(s) and MIN_SIGMA <= s <= MAX_SIGMA):
+            raise ParameterError(
+                f"`sigma` must be in [{MIN_SIGMA:g}, {MAX_SIGMA:g}], got sigma={self.sigma!r}."
+            )
         _set(self, "sigma", s)
         form, sens = check_additive(self.form, self.sensitivity)
         _set(self, "form", form)
@@ -304,6 +316,7 @@ class DiscreteGaussian(AdditiveFamily):
             "Canonne, Kamath, Steinke (NeurIPS 2020), Theorem 7: "
             "delta(eps) = P[Y > eps sigma^2/D - D/2] - e^eps P[Y > eps sigma^2/D + D/2]",
             profile=self.delta_at,
+            tolerance=PROFILE_TOLERANCE,
         )
 
     @classmethod
@@ -428,7 +441,9 @@ class RandomizedResponse(Family):
         k = G.n_outputs
         t = _true_outputs(G)
         x = math.exp(-build_epsilon(self.epsilon))  # 1 / e^eps, no overflow
-        other = x / (1.0 + (k - 1) * x)
+        # at eps above ~693 the other outputs' mass falls below FLOOR (2^-1000): stored as FLOOR,
+        # the ratio to the true output's mass is at most 2^1000 < e^eps (see _additive.FLOOR)
+        other = max(x / (1.0 + (k - 1) * x), FLOOR)
         rows = np.full((G.n_nodes, k), other)
         rows[np.arange(G.n_nodes), t] = 1.0 / (1.0 + (k - 1) * x)
         return mechanism_from_rows(G, rows)
@@ -471,6 +486,12 @@ def randomized_response(G: RainbowGraph, *, epsilon: float) -> Mechanism:
 
 
 # ------------------------------------------------------------------------------------ exponential
+def _path2() -> Any:
+    import networkx as nx
+
+    return nx.path_graph(2)
+
+
 def _is_number(x: Any) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool | np.bool_)
 
@@ -622,6 +643,9 @@ class Exponential(Family):
         lw -= lw.max(axis=1, keepdims=True)
         rows = np.exp(lw)
         rows /= rows.sum(axis=1, keepdims=True)
+        # every entry is positive in the exact mechanism: one that would underflow is stored
+        # as FLOOR, which keeps likelihood ratios within the exact ones (_additive.FLOOR)
+        np.maximum(rows, FLOOR, out=rows)
         return mechanism_from_rows(G, rows[index])
 
     def sample_gumbel(
@@ -663,7 +687,13 @@ class Exponential(Family):
         answers = self._answers(G)
         table, index = self._loss_table(G, [answers[i]])
         scores = self._scores(table)[index[0]]
-        draws = np.argmax(scores[None, :] + rng.gumbel(size=(n, G.n_outputs)), axis=1)
+        chunk = max(1, CHUNK_ELEMENTS // G.n_outputs)  # bounded memory whatever the size
+        draws = np.concatenate(
+            [
+                np.argmax(scores[None, :] + rng.gumbel(size=(m, G.n_outputs)), axis=1)
+                for m in [min(chunk, n - s) for s in range(0, n, chunk)] or [0]
+            ]
+        )
         outs = G.outputs
         if size is None:
             return outs[int(draws[0])]
@@ -688,14 +718,16 @@ class Exponential(Family):
         if edges.shape[0] == 0:
             return True
         answers = self._answers(G)
-        if self.loss is None and all(map(_is_number, answers)):
+        numeric = all(map(_is_number, answers)) and all(map(_is_number, G.outputs))
+        if self.loss is None and numeric:  # the loss is |v - a| (see _loss_table)
             a = np.asarray(answers, dtype=np.float64)
             if float(np.max(np.abs(a[edges[:, 0]] - a[edges[:, 1]]))) <= self.sensitivity:
                 return True  # | |v - a| - |v - b| | <= |a - b|
         table, index = self._loss_table(G, answers)
         worst = 0.0
-        for start in range(0, edges.shape[0], 2**16):
-            e = edges[start : start + 2**16]
+        chunk = max(1, CHUNK_ELEMENTS // table.shape[1])
+        for start in range(0, edges.shape[0], chunk):
+            e = edges[start : start + chunk]
             diff = np.abs(table[index[e[:, 0]]] - table[index[e[:, 1]]])
             worst = max(worst, float(diff.max()))
         return True if worst <= self.sensitivity else None
@@ -716,6 +748,10 @@ class Exponential(Family):
             (
                 cls(epsilon=1.0, loss=lambda v, a: min(abs(v - a), 2)),
                 count_path(6),
+            ),
+            (  # a non-numeric output: the 0/1 loss, whose sensitivity 1 exceeds 0.25
+                cls(epsilon=1.0, sensitivity=0.25),
+                RainbowGraph.from_query(_path2(), [0, 0.25, "x"], answer={0: 0, 1: 0.25}),
             ),
         ]
 
@@ -756,7 +792,9 @@ class Staircase(AdditiveFamily):
         f(\pm k) \propto e^{-\epsilon\, g(k)}, \qquad
         g(k) = j + [\,t \ge r\,], \qquad r = \lceil \gamma \Delta \rceil \in \{0, \dots, \Delta\}
 
-    (an integer t lies in :math:`[0, \gamma\Delta)` iff :math:`t < \lceil\gamma\Delta\rceil`).
+    (an integer t lies in :math:`[0, \gamma\Delta)` iff :math:`t < \lceil\gamma\Delta\rceil`;
+    γΔ is rounded to 9 decimals first, so that γ = 0.2 with Δ = 5 means γΔ = 1, r = 1, although
+    the float 0.2 is slightly above 1/5).
     Each block of Δ integers is a step of r values and a step of Δ − r values
     :math:`e^{-\epsilon}` lower -- the integer staircase of Geng and Viswanath, with r
     consecutive top values. For Δ = 1 it is the geometric mechanism with α = :math:`e^{-\epsilon}`
@@ -844,8 +882,9 @@ class Staircase(AdditiveFamily):
 
     @property
     def step(self) -> int:
-        r"""r = :math:`\lceil \gamma\Delta \rceil` (computed exactly from the float γ)."""
-        return math.ceil(Fraction(self.gamma) * self.sensitivity)
+        r"""r = :math:`\lceil \gamma\Delta \rceil`, with γΔ rounded to 9 decimals (a float γ
+        such as 0.2 is not exactly the decimal the user meant)."""
+        return math.ceil(round(self.gamma * self.sensitivity, 9))
 
     def law(self) -> NoiseLaw:
         return StaircaseLaw(build_epsilon(self.epsilon), period=self.sensitivity, step=self.step)

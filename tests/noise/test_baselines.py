@@ -148,7 +148,8 @@ def test_clamping_as_kadam_eq_56_printed_loses_the_mass_landing_on_n():
 
 def test_staircase_step_and_default_gamma():
     assert noise.Staircase(1.0, gamma=0.5, sensitivity=3).step == 2  # ceil(1.5)
-    assert noise.Staircase(1.0, gamma=1 / 3, sensitivity=3).step == 1  # float 1/3 < 1/3
+    assert noise.Staircase(1.0, gamma=1 / 3, sensitivity=3).step == 1  # gamma Delta = 1
+    assert noise.Staircase(1.0, gamma=0.2, sensitivity=5).step == 1  # the float 0.2 > 1/5
     assert noise.Staircase(1.0, gamma=0.0, sensitivity=3).step == 0
     assert noise.Staircase(1.0, gamma=1.0, sensitivity=3).step == 3
     assert noise.Staircase(2.0).gamma == pytest.approx(1 / (1 + math.e))
@@ -172,6 +173,12 @@ def test_discrete_staircase_is_exactly_epsilon_dp_under_shifts_up_to_sensitivity
     assert worst == pytest.approx(eps, rel=1e-12)
     beyond = max(abs(logs[k] - logs[k + sens + 1]) for k in range(-60, 60 - sens))
     assert beyond > eps  # a larger shift is not covered
+    # and the library's law is that density (at the build epsilon, inside the safety margin):
+    # its clamped rows on a wide range, away from the two end points
+    family = noise.Staircase(eps, gamma=gamma, sensitivity=sens)
+    P = family.mechanism(count_path(200, outputs=range(-60, 61))).probabilities
+    built = staircase_pmf(noise.build_epsilon(eps), sens, gamma, 4000)
+    np.testing.assert_allclose(P[0, 1:-1], [built(v) for v in range(-59, 60)], rtol=1e-12)
 
 
 def test_exponential_rows():
@@ -427,3 +434,71 @@ def test_docs_table_is_computed_by_the_library():
     )
     assert found, "docs/families.md must hold the generated table between its markers"
     assert found.group(1) == noise.format_guarantee_table(noise.guarantee_table())
+
+
+# ------------------------------------------------------------------------ float extremes
+def test_exponential_general_path_floors_entries_that_would_underflow():
+    # non-integer outputs take the general path: exp(-30 * 60 / 2) would underflow to 0
+    G = count_path(60, outputs=[x + 0.5 for x in range(61)])
+    family = noise.Exponential(30.0)
+    M = family.mechanism(G)
+    assert M.probabilities.min() == 2.0**-1000
+    assert family.holds_on(G) is True
+    assert epsilon_for_delta(M, 0.0) <= 30.0
+    G = count_path(1600)  # a custom loss: general path too
+    M = noise.exponential(G, epsilon=1.0, loss=lambda v, a: abs(v - a))
+    assert epsilon_for_delta(M, 0.0) <= 1.0
+
+
+def test_exponential_holds_on_uses_the_loss_the_mechanism_uses():
+    # a non-numeric output switches the default loss to 0/1, whose sensitivity is 1 > 0.25
+    g = nx.path_graph(2)
+    G = RainbowGraph.from_query(g, [0, 0.25, "x"], answer={0: 0, 1: 0.25})
+    family = noise.Exponential(1.0, sensitivity=0.25)
+    assert family.holds_on(G) is None
+    assert epsilon_for_delta(family.mechanism(G), 0.0) > 1.0  # 2 epsilon: the claim fails
+
+
+@pytest.mark.parametrize("eps", [600.0, 700.0, 709.0, 725.72, 750.0, 1e4])
+def test_randomized_response_at_huge_epsilon_stays_private(eps):
+    G = count_path(2)
+    M = noise.randomized_response(G, epsilon=eps)
+    assert epsilon_for_delta(M, 0.0) <= eps
+    assert M.probabilities.min() >= 2.0**-1000
+
+
+@pytest.mark.parametrize(
+    ("answers", "match"),
+    [
+        ([1e19, 0.0], "at most 4503599627370496"),
+        (np.array([2**64 - 1, 0], dtype=np.uint64), "18446744073709551615"),
+        (np.array([-(2**63), 0], dtype=np.int64), "-9223372036854775808"),
+        ([2**70, 0], "1180591620717411303424"),
+    ],
+)
+def test_huge_answers_are_rejected(answers, match):
+    with pytest.raises(ParameterError, match=match):
+        noise.additive_rows(answers, range(3), noise.GeometricLaw(0.5), form="modular")
+
+
+def test_law_parameters_are_typed():
+    with pytest.raises(ParameterTypeError, match="`rate`"):
+        noise.StaircaseLaw("a")
+    with pytest.raises(ParameterTypeError, match="`alpha`"):
+        noise.GeometricLaw("x")
+    with pytest.raises(ParameterError, match="`sigma` must be in"):
+        noise.DiscreteGaussian(1e-170)
+    with pytest.raises(ParameterError, match="`sigma` must be in"):
+        noise.DiscreteGaussianLaw(1e-170)
+
+
+def test_table_law_is_renormalised():
+    rows = noise.additive_rows([0, 1], range(3), noise.TableLaw([0.5, 0.5 + 5e-10]), form="clamped")
+    assert np.abs(rows.sum(axis=1) - 1).max() <= 1e-15
+
+
+def test_holds_on_is_cheap_on_dense_graphs():
+    # the complete graph on 401 answers has 80 200 edges x 401 outputs: chunked, not one array
+    G = noise.RandomizedResponse(1.0).graph(400)
+    assert noise.Geometric(1.0, form="truncated").holds_on(G) is False
+    assert noise.Exponential(1.0, sensitivity=400.0).holds_on(G) is True
