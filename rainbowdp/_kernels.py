@@ -133,17 +133,7 @@ def directed_divergences(
     """
     n_e, q = edges.shape[0], p.shape[1]
     fwd = np.empty(n_e)
-    if one_way:
-        bwd = np.full(n_e, -np.inf)
-        t = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
-        for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
-            tt = t[: aa.shape[0]]
-            scaled_product(bb, m, k, out=tt)
-            np.subtract(aa, tt, out=tt)
-            np.maximum(tt, 0.0, out=tt)
-            tt.sum(axis=1, out=fwd[rows])
-        return fwd, bwd
-    bwd = np.empty(n_e)
+    bwd = np.full(n_e, -np.inf) if one_way else np.empty(n_e)
     t = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
     for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
         tt = t[: aa.shape[0]]
@@ -151,6 +141,8 @@ def directed_divergences(
         np.subtract(aa, tt, out=tt)
         np.maximum(tt, 0.0, out=tt)
         tt.sum(axis=1, out=fwd[rows])
+        if one_way:
+            continue
         scaled_product(aa, m, k, out=tt)
         np.subtract(bb, tt, out=tt)
         np.maximum(tt, 0.0, out=tt)

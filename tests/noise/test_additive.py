@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 
 import numpy as np
 import pytest
@@ -13,42 +12,9 @@ from hypothesis import strategies as st
 import rainbowdp.noise as noise
 from rainbowdp.exceptions import ParameterError
 
+from .reference import reference_rows
+
 FORMS = ["truncated", "clamped", "folded", "modular"]
-
-
-# ------------------------------------------------------------------------ slow reference
-def reflect(y: int, lo: int, hi: int) -> int:
-    if lo == hi:
-        return lo
-    while y < lo or y > hi:
-        y = 2 * lo - y if y < lo else 2 * hi - y
-    return y
-
-
-def destination(y: int, lo: int, hi: int, form: str) -> int | None:
-    if form == "truncated":
-        return y if lo <= y <= hi else None
-    if form == "clamped":
-        return min(max(y, lo), hi)
-    if form == "modular":
-        return lo + (y - lo) % (hi - lo + 1)
-    return reflect(y, lo, hi)
-
-
-def slow_rows(pmf, support: range, answers, lo: int, hi: int, form: str) -> np.ndarray:
-    rows = []
-    for a in answers:
-        mass = defaultdict(list)
-        for k in support:
-            out = destination(a + k, lo, hi, form)
-            if out is not None:
-                mass[out].append(pmf(k))
-        row = [math.fsum(mass[v]) for v in range(lo, hi + 1)]
-        if form == "truncated":
-            total = math.fsum(row)
-            row = [x / total if total > 0 else math.nan for x in row]
-        rows.append(row)
-    return np.array(rows)
 
 
 # ------------------------------------------------------------------------ random laws
@@ -110,7 +76,7 @@ def instances(draw):
 @given(instances())
 def test_rows_equal_the_post_processed_law(instance):
     law, pmf, reach, answers, lo, hi, form = instance
-    expected = slow_rows(pmf, range(-reach, reach + 1), answers, lo, hi, form)
+    expected = reference_rows(pmf, range(-reach, reach + 1), answers, lo, hi, form)
     if form == "truncated" and not np.all(np.isfinite(expected)):  # a table with no mass on R
         with pytest.raises(ParameterError, match="no probability"):
             noise.additive_rows(answers, range(lo, hi + 1), law, form=form)

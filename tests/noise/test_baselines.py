@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
 from pathlib import Path
 
 import networkx as nx
@@ -21,6 +20,8 @@ from rainbowdp.exceptions import ParameterError, ParameterTypeError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.privacy import epsilon_for_delta
 
+from .reference import reference_rows
+
 FORMS = ["truncated", "clamped", "folded", "modular"]
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "families.md"
 #: The rows are built at epsilon (1 - 2^-40): relative differences of about |k| 1e-12.
@@ -28,42 +29,6 @@ RTOL = 1e-9
 
 
 # ------------------------------------------------------------------------ independent references
-def reflect(y: int, lo: int, hi: int) -> int:
-    """Reflect y into [lo, hi] at the ends, one reflection at a time."""
-    if lo == hi:
-        return lo
-    while y < lo or y > hi:
-        y = 2 * lo - y if y < lo else 2 * hi - y
-    return y
-
-
-def post_process(y: int, lo: int, hi: int, form: str) -> int | None:
-    if form == "truncated":
-        return y if lo <= y <= hi else None
-    if form == "clamped":
-        return min(max(y, lo), hi)
-    if form == "modular":
-        return lo + (y - lo) % (hi - lo + 1)
-    return reflect(y, lo, hi)
-
-
-def reference_rows(pmf, reach: int, answers, lo: int, hi: int, form: str) -> np.ndarray:
-    """Rows of a + eta, eta in [-reach, reach] with probability pmf(k), post-processed."""
-    rows = []
-    for a in answers:
-        mass = defaultdict(list)
-        for k in range(-reach, reach + 1):
-            out = post_process(a + k, lo, hi, form)
-            if out is not None:
-                mass[out].append(pmf(k))
-        row = [math.fsum(mass[v]) for v in range(lo, hi + 1)]
-        if form == "truncated":
-            total = math.fsum(row)
-            row = [x / total for x in row]
-        rows.append(row)
-    return np.array(rows)
-
-
 def geometric_pmf(eps: float, sensitivity: int = 1):
     alpha = math.exp(-eps / sensitivity)
     return lambda k: (1 - alpha) / (1 + alpha) * alpha ** abs(k)
@@ -94,7 +59,7 @@ def staircase_pmf(eps: float, sensitivity: int, gamma: float, reach: int):
 def test_geometric_rows(form, eps, sens):
     G = count_path(12, outputs=range(2, 9))
     M = noise.geometric(G, epsilon=eps, form=form, sensitivity=sens)
-    ref = reference_rows(geometric_pmf(eps, sens), 900, range(13), 2, 8, form)
+    ref = reference_rows(geometric_pmf(eps, sens), range(-900, 901), range(13), 2, 8, form)
     np.testing.assert_allclose(M.probabilities, ref, rtol=RTOL, atol=0)
 
 
@@ -103,7 +68,14 @@ def test_geometric_rows(form, eps, sens):
 def test_discrete_gaussian_rows(form, sigma, sens):
     G = count_path(10, outputs=range(1, 8))
     M = noise.discrete_gaussian(G, sigma=sigma, form=form, sensitivity=sens)
-    ref = reference_rows(gaussian_pmf(sigma), int(40 * sigma) + 20, range(11), 1, 7, form)
+    ref = reference_rows(
+        gaussian_pmf(sigma),
+        range(-int(40 * sigma) - 20, int(40 * sigma) + 21),
+        range(11),
+        1,
+        7,
+        form,
+    )
     np.testing.assert_allclose(M.probabilities, ref, rtol=1e-12, atol=0)
 
 
@@ -117,7 +89,9 @@ def test_staircase_rows(form, eps, sens, gamma):
     M = noise.staircase(G, epsilon=eps, gamma=gamma, sensitivity=sens, form=form)
     g = 1 / (1 + math.exp(eps / 2)) if gamma is None else gamma
     reach = int(1000 * sens / eps)
-    ref = reference_rows(staircase_pmf(eps, sens, g, reach), reach, range(13), 0, 8, form)
+    ref = reference_rows(
+        staircase_pmf(eps, sens, g, reach), range(-reach, reach + 1), range(13), 0, 8, form
+    )
     np.testing.assert_allclose(M.probabilities, ref, rtol=RTOL, atol=0)
 
 
