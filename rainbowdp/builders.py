@@ -122,8 +122,10 @@ def circulant(
         :math:`\rho_\eta` for η = 0..n (default η itself; :math:`\eta^2` gives the same order).
     directed : bool, default False
         ``False``: the symmetric neighbour relation (q and q ± μ are neighbours). ``True``: the
-        arcs :math:`q \to q + \mu \pmod{n+1}` only, the ordered pairs of Kadam et al.'s
-        Definition 2 (a one-way relation, see :attr:`RainbowGraph.directed`).
+        arcs :math:`q \to q - \mu \pmod{n+1}` only, the ordered pairs (X, X') of Kadam et
+        al. with :math:`\mu = \mathbb Q(X) - \mathbb Q(X')` (eq. (6)): an arc constrains
+        :math:`P_q(\tilde v) = f(\eta)` against :math:`P_{q-\mu}(\tilde v) = f(\eta + \mu)`,
+        the comparison of eq. (7) (a one-way relation, see :attr:`RainbowGraph.directed`).
 
     Examples
     --------
@@ -131,7 +133,7 @@ def circulant(
     >>> G.n_nodes, G.n_edges, G.rainbow(7)[:3]
     (9, 27, (7, 8, 0))
     >>> circulant(8, [1], directed=True).edges[:2].tolist()
-    [[0, 1], [1, 2]]
+    [[0, 8], [1, 0]]
     """
     n = check_int(n, "n", minimum=1)
     if isinstance(distances, str | bytes) or not isinstance(distances, Iterable):
@@ -157,10 +159,10 @@ def circulant(
     eta_order = np.lexsort((np.arange(size), rho))  # by distortion, ties by eta
     q = np.arange(size)
     u = np.concatenate([q for _ in mus])
-    v = np.concatenate([(q + mu) % size for mu in mus])
+    v = np.concatenate([(q - mu) % size for mu in mus])
     arcs = np.column_stack([u, v])
     if directed:
-        e = arcs  # distinct: (q, q + mu) determines mu
+        e = arcs  # distinct: (q, q - mu) determines mu
     else:  # mu and n + 1 - mu give the same undirected edges
         e = np.unique(np.sort(arcs, axis=1), axis=0)
     order = (q[:, None] + eta_order[None, :]) % size

@@ -164,18 +164,23 @@ def test_lp_on_directed_graph_is_optimal_over_one_way_constraints(seed):
 
 
 def test_directed_circulant_is_kadams_ordered_pairs():
+    # Kadam et al. eqs. (6)-(7): mu = Q(X) - Q(X'), and the pair (X, X') compares f(eta) with
+    # f(eta + mu): the arc q -> q - mu, since P_q(v) = f(v - q) and P_{q - mu}(v) = f(v - q + mu)
     G = builders.circulant(6, [1, 2], directed=True)
     assert G.directed and G.n_edges == 14
     assert {tuple(e) for e in G.edges.tolist()} == {
-        (q, (q + mu) % 7) for q in range(7) for mu in (1, 2)
+        (q, (q - mu) % 7) for q in range(7) for mu in (1, 2)
     }
-    # one-sided geometric noise f(eta) ~ 2^-eta: ratio f(eta)/f(eta - mu) wraps at eta = 0
-    f = 0.5 ** np.arange(7)
-    f /= f.sum()
+    f = np.array([0.4, 0.25, 0.1, 0.05, 0.05, 0.05, 0.1])
     q = np.arange(7)
     M = rdp.Mechanism(G, f[(q[None, :] - q[:, None]) % 7])
+    eps = 0.5
+    # the paper's leakage: max over mu of sum_eta f(eta) [f(eta) > e^eps f(eta + mu)]
+    x = math.exp(eps)
+    paper = max(math.fsum(f[e] for e in range(7) if f[e] > x * f[(e + mu) % 7]) for mu in (1, 2))
+    assert rdp.pdp_delta(M, eps) == pytest.approx(paper, abs=1e-15)
     Mu = rdp.Mechanism(builders.circulant(6, [1, 2]), M.probabilities)
-    assert rdp.epsilon_for_delta(M, 0.0) <= rdp.epsilon_for_delta(Mu, 0.0)
+    assert rdp.pdp_delta(Mu, eps) >= rdp.pdp_delta(M, eps)
 
 
 def test_symmetric_operations_reject_directed_graphs():
