@@ -22,6 +22,7 @@ See ``docs/families.md`` for the maths, the references, how to add a family, and
 nominal against exact guarantees on finite instances.
 """
 
+from . import modulo
 from ._additive import (
     FORMS,
     DiscreteGaussianLaw,
@@ -85,6 +86,7 @@ __all__ = [
     "geometric",
     "get_family",
     "guarantee_table",
+    "modulo",
     "randomized_response",
     "register",
     "staircase",

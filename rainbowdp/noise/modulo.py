@@ -1,0 +1,541 @@
+r"""Modulo-addition noise (Kadam et al.): the circulant instance, its leakage, optimal PMFs.
+
+A query with values :math:`[n] = \{0, \dots, n\}` is answered with
+:math:`\tilde q = (q + \eta) \bmod (n + 1)`, the noise :math:`\eta` drawn from one PMF f on
+[n]. As a rainbow graph this is :func:`rainbowdp.builders.circulant`: node q's row is f shifted
+by q, :math:`P_q(\tilde v) = f((\tilde v - q) \bmod (n+1))`.
+
+Neighbours are given by a set M of shifts :math:`\mu = \mathbb Q(X) - \mathbb Q(X')` (Kadam et
+al., eq. (6)): single distance (SD, :math:`M = \{\hat\mu\}`), bounded distance (BD,
+:math:`M = \{1, \dots, \bar\mu\}`) or any M. Two readings of the relation are offered:
+
+``"paper"``
+    the ordered pairs (X, X') with :math:`\mathbb Q(X') = \mathbb Q(X) - \mu`, one way: a
+    directed circulant with arcs :math:`q \to q - \mu`. Each arc compares :math:`f(\eta)` with
+    :math:`f(\eta + \mu)`, exactly eq. (7); this is what Table 1 and Theorems 2–3 use.
+``"symmetric"`` (default)
+    q and q ± μ are neighbours, as (ε, δ)-DP on an undirected neighbourhood requires. The
+    paper's optimal PMFs are *not* private under this reading (see ``docs/noise/modulo.md``).
+
+The probabilistic-DP leakage (Definition 2, eqs. (3), (5)–(7)) of a PMF is the
+:func:`~rainbowdp.privacy.pdp_delta` of its mechanism on the graph of the reading
+(:func:`leakage`); by Theorem 1 (PDP implies DP) it bounds the (ε, δ)-DP δ (:func:`dp_delta`).
+
+Optimal PMFs are found by the general designers on the circulant, reduced to one PMF by the
+tying map :math:`T[q, v] = (v - q) \bmod (n + 1)` (:func:`optimal_pmf`): the MILP (13) exactly as
+printed (one indicator per η shared by every μ, ``formulation="printed"``) or per ordered pair
+(Definition 2 taken literally, ``"definition"``), and the LP (14) for δ = 0. Closed forms:
+:func:`sd_pmf` (Lemma 3 and Theorem 2, SD) and :func:`bd_pmf` (Lemma 4, BD, δ = 0).
+
+References
+----------
+.. [1] N. Kadam, A. Scaglione, N. Ravi, S. Peisert, B. Lunghino, A. Shumavon, "Optimum noise
+   mechanism for differentially private queries in discrete finite sets", Cybersecurity (2024).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from .._validation import check_delta, check_epsilon, check_int, real_array
+from ..exceptions import ParameterError, ParameterTypeError
+from ..graph import RainbowGraph
+from ..mechanism import Mechanism
+from ._family import SAFETY_MARGIN, build_epsilon
+
+__all__ = [
+    "ModuloResult",
+    "bd_pmf",
+    "distortion",
+    "dp_delta",
+    "graph",
+    "leakage",
+    "mechanism",
+    "optimal_pmf",
+    "sd_pmf",
+    "tying",
+]
+
+Reading = Literal["symmetric", "paper"]
+Formulation = Literal["printed", "definition"]
+READINGS = ("symmetric", "paper")
+FORMULATIONS = ("printed", "definition")
+LOSSES = ("er", "mse", "abs")
+
+
+# ------------------------------------------------------------------------------------ checks
+def _check_n(n: Any) -> int:
+    return check_int(n, "n", minimum=1, maximum=10**6)
+
+
+def _check_shifts(shifts: Any, n: int) -> list[int]:
+    if isinstance(shifts, str | bytes) or not isinstance(shifts, Iterable):
+        raise ParameterTypeError(
+            f"`shifts` must be an iterable of integers in 1..{n}, got shifts={shifts!r}."
+        )
+    mus = sorted({check_int(mu, "shifts", minimum=1, maximum=n) for mu in shifts})
+    if not mus:
+        raise ParameterError(f"`shifts` must contain at least one shift, got shifts={shifts!r}.")
+    return mus
+
+
+def _check_reading(reading: Any) -> str:
+    if not isinstance(reading, str) or reading not in READINGS:
+        raise ParameterError(f"`reading` must be one of {READINGS}, got reading={reading!r}.")
+    return reading
+
+
+def _positive_epsilon(value: Any) -> float:
+    """ε > 0 with e^ε finite: the closed forms assume ε > 0 (at ε = 0 every mass is equal)."""
+    eps = check_epsilon(value, finite_exp=True)
+    if eps <= 0:
+        raise ParameterError(f"`epsilon` must be > 0 for the closed forms, got epsilon={value!r}.")
+    return eps
+
+
+def _check_pmf(pmf: Any) -> np.ndarray:
+    f = real_array(pmf, "pmf")
+    if f.ndim != 1 or f.size < 2:
+        raise ParameterError(
+            f"`pmf` must be a 1-D array of n + 1 >= 2 probabilities, got shape {f.shape}."
+        )
+    if not np.all(np.isfinite(f)) or np.any(f < 0) or abs(float(f.sum()) - 1.0) > 1e-9:
+        raise ParameterError(
+            f"`pmf` must be non-negative and sum to 1 (within 1e-9), got pmf={pmf!r}."
+        )
+    return f.astype(np.float64)
+
+
+# ------------------------------------------------------------------------------------ instance
+def graph(n: int, *, shifts: Iterable[int], reading: Reading = "symmetric") -> RainbowGraph:
+    r"""The circulant rainbow graph of query values 0..n under the shifts M.
+
+    ``reading="paper"``: arcs :math:`q \to q - \mu` (Kadam et al.'s ordered pairs, eq. (6));
+    ``"symmetric"``: edges :math:`q \sim q \pm \mu`. See the module notes.
+
+    Examples
+    --------
+    >>> graph(8, shifts=[1, 2, 3]).n_edges, graph(8, shifts=[1, 2, 3], reading="paper").n_edges
+    (27, 27)
+    """
+    from ..builders import circulant
+
+    n = _check_n(n)
+    mus = _check_shifts(shifts, n)
+    return circulant(n, mus, directed=_check_reading(reading) == "paper")
+
+
+def tying(n: int) -> np.ndarray:
+    r"""The tying map of additive noise: :math:`T[q, v] = (v - q) \bmod (n + 1)`.
+
+    Probabilities with equal entries are one variable of ``design.lp/milp(..., tied=T)``: every
+    row is the PMF f shifted by q.
+
+    Examples
+    --------
+    >>> tying(2).tolist()
+    [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+    """
+    n = _check_n(n)
+    q = np.arange(n + 1)
+    return (q[None, :] - q[:, None]) % (n + 1)
+
+
+def mechanism(pmf: Any, *, shifts: Iterable[int], reading: Reading = "symmetric") -> Mechanism:
+    r"""The modulo-addition mechanism of ``pmf`` on its circulant graph (rows: f shifted by q).
+
+    Examples
+    --------
+    >>> M = mechanism([0.5, 0.3, 0.2], shifts=[1])
+    >>> M.probabilities.tolist()
+    [[0.5, 0.3, 0.2], [0.2, 0.5, 0.3], [0.3, 0.2, 0.5]]
+    """
+    f = _check_pmf(pmf)
+    n = f.size - 1
+    G = graph(n, shifts=shifts, reading=reading)
+    return Mechanism(G, f[tying(n)])
+
+
+def leakage(
+    pmf: Any, *, epsilon: float, shifts: Iterable[int], reading: Reading = "symmetric"
+) -> float:
+    r"""The probabilistic-DP leakage of ``pmf`` (Kadam et al., Definition 2, eqs. (5)–(7)).
+
+    Under ``reading="paper"``:
+
+    .. math::
+
+        \delta^\epsilon = \max_{\mu \in M} \sum_{\eta=0}^{n} f(\eta)\,
+        \mathbf 1[f(\eta) > e^\epsilon f((\eta + \mu) \bmod (n+1))];
+
+    under ``"symmetric"`` the maximum also runs over −μ. Computed as
+    :func:`~rainbowdp.privacy.pdp_delta` of :func:`mechanism`: every comparison decided
+    soundly, never under-counted.
+
+    Examples
+    --------
+    >>> f = [0.5, 0.25, 0.25]
+    >>> leakage(f, epsilon=0.5, shifts=[1], reading="paper")   # 0.5 > e^0.5 * 0.25
+    0.5
+    """
+    from ..privacy import pdp_delta
+
+    return pdp_delta(mechanism(pmf, shifts=shifts, reading=reading), check_epsilon(epsilon))
+
+
+def dp_delta(
+    pmf: Any, *, epsilon: float, shifts: Iterable[int], reading: Reading = "symmetric"
+) -> float:
+    r"""The exact (ε, δ)-DP δ of ``pmf`` (hockey-stick divergence, rounded up).
+
+    By Theorem 1 of Kadam et al. (PDP implies DP) it never exceeds :func:`leakage`.
+
+    Examples
+    --------
+    >>> f = [0.5, 0.25, 0.25]
+    >>> dp_delta(f, epsilon=0.5, shifts=[1], reading="paper") <= 0.5
+    True
+    """
+    from ..privacy import privacy_profile
+
+    M = mechanism(pmf, shifts=shifts, reading=reading)
+    return float(privacy_profile(M, [check_epsilon(epsilon)])[0])
+
+
+# ------------------------------------------------------------------------------------ distortion
+def distortion(n: int, loss: Any = "er") -> np.ndarray:
+    r"""The distortion :math:`\rho_\eta`, η = 0..n, of a loss (Kadam et al., eq. (9)).
+
+    ``"er"``: error rate, :math:`\rho_0 = 0`, :math:`\rho_\eta = 1` otherwise (Definition 3);
+    ``"mse"``: :math:`\eta^2` (Definition 4); ``"abs"``: η; or a vector of n + 1 finite numbers.
+
+    Examples
+    --------
+    >>> distortion(3, "mse").tolist()
+    [0.0, 1.0, 4.0, 9.0]
+    """
+    n = _check_n(n)
+    eta = np.arange(n + 1, dtype=np.float64)
+    if isinstance(loss, str):
+        if loss == "er":
+            return (eta > 0).astype(np.float64)
+        if loss == "mse":
+            return eta * eta
+        if loss == "abs":
+            return eta
+        raise ParameterError(
+            f"`loss` must be one of {LOSSES} or a vector of n + 1 numbers, got loss={loss!r}."
+        )
+    rho = real_array(loss, "loss")
+    if rho.shape != (n + 1,) or not np.all(np.isfinite(rho)):
+        raise ParameterError(
+            f"`loss` must be {LOSSES} or a vector of {n + 1} finite numbers, got loss={loss!r}."
+        )
+    return rho.astype(np.float64)
+
+
+# ------------------------------------------------------------------------------------ optimum
+@dataclass(frozen=True)
+class ModuloResult:
+    r"""An optimal modulo-noise PMF (:func:`optimal_pmf`).
+
+    Attributes
+    ----------
+    pmf : numpy.ndarray
+        f(η), η = 0..n.
+    objective : float
+        The expected distortion :math:`\sum_\eta \rho_\eta f(\eta)` (eq. (9)).
+    leakage : float
+        The sound PDP leakage of ``pmf`` at ε under the reading (:func:`leakage`).
+    design : DesignResult or PrintedResult
+        ``"definition"``: the general designer's result on the circulant (model size, solver,
+        times); ``"printed"``: the printed MILP's status, solver, time and size.
+    """
+
+    pmf: np.ndarray
+    objective: float
+    leakage: float
+    design: Any
+
+
+def optimal_pmf(
+    n: int,
+    *,
+    epsilon: float,
+    delta: float,
+    shifts: Iterable[int],
+    loss: Any = "er",
+    reading: Reading = "symmetric",
+    formulation: Formulation = "printed",
+    solver: Any = None,
+    time_limit: float | None = None,
+) -> ModuloResult:
+    r"""The modulo-addition PMF of least expected distortion under (ε, δ)-PDP.
+
+    Solves Kadam et al.'s MILP (13) (δ > 0) or LP (14) (δ = 0) as the general designer's
+    problem on the circulant graph of the reading, reduced to one PMF by :func:`tying`
+    (n + 1 probabilities instead of :math:`(n+1)^2`).
+
+    Parameters
+    ----------
+    n : int
+        Largest query value.
+    epsilon, delta : float
+        ε >= 0 (e^ε a finite float), δ in [0, 1].
+    shifts : iterable of int
+        M, each μ in 1..n.
+    loss : {"er", "mse", "abs"} or array_like, default "er"
+        The distortion (:func:`distortion`).
+    reading : {"symmetric", "paper"}, default "symmetric"
+        The neighbour relation (module notes).
+    formulation : {"printed", "definition"}, default "printed"
+        ``"printed"``: (13) as printed, one indicator :math:`u(\eta)` and one :math:`y_\eta`
+        shared by every μ (each mass either meets every ratio constraint or counts as leaking
+        once); this reproduces Table 1. ``"definition"``: Definition 2 literally, one
+        indicator vector and budget per μ (the maximum over μ of per-μ leakages); never worse.
+    solver, time_limit
+        As for :func:`rainbowdp.design.milp`.
+
+    Returns
+    -------
+    ModuloResult
+
+    Notes
+    -----
+    The designers keep a margin of :math:`10^{-7}` on the non-leaking ratios and prove the
+    result with the exact :func:`~rainbowdp.privacy.pdp_delta` (``result.leakage <= δ``), so
+    objectives may differ from the exact optimum by about that margin.
+
+    Examples
+    --------
+    >>> r = optimal_pmf(8, epsilon=1.5, delta=0.0, shifts=[1, 2, 3], reading="paper")
+    >>> round(float(r.pmf[0]), 4)          # Kadam et al., Table 1, delta = 0
+    0.5432
+    """
+    from .. import design
+
+    n = _check_n(n)
+    eps = check_epsilon(epsilon, finite_exp=True)
+    dlt = check_delta(delta)
+    mus = _check_shifts(shifts, n)
+    rd = _check_reading(reading)
+    if not isinstance(formulation, str) or formulation not in FORMULATIONS:
+        raise ParameterError(
+            f"`formulation` must be one of {FORMULATIONS}, got formulation={formulation!r}."
+        )
+    rho = distortion(n, loss)
+    if formulation == "printed":
+        f, res = _printed_milp(n, eps, dlt, mus, rd, rho, solver, time_limit)
+    else:
+        G = graph(n, shifts=mus, reading=rd)
+        T = tying(n)
+        res = design.milp(
+            G,
+            epsilon=eps,
+            delta=dlt,
+            utility=-rho[T],  # the designers maximise: minus the distortion of each (q, v)
+            tied=T,
+            formulation="definition",
+            solver=solver,
+            time_limit=time_limit,
+        )
+        f = np.array(res.mechanism.probabilities[0])
+    return ModuloResult(
+        pmf=f,
+        objective=float(rho @ f),
+        leakage=leakage(f, epsilon=eps, shifts=mus, reading=rd),
+        design=res,
+    )
+
+
+#: Margin of the printed MILP's non-leaking ratios: f(eta) <= e^eps f(eta + mu) - MARGIN (as
+#: the general designer's, so that ties of the solver's float point do not count as leaks).
+MARGIN = 1e-7
+
+
+def _printed_milp(
+    n: int,
+    eps: float,
+    dlt: float,
+    mus: list[int],
+    reading: str,
+    rho: np.ndarray,
+    solver: Any,
+    time_limit: float | None,
+) -> tuple[np.ndarray, PrintedResult]:
+    r"""Kadam et al.'s MILP (13) exactly as printed, on one PMF (n + 1 values).
+
+    One indicator :math:`u_\eta` and one :math:`y_\eta` per η, shared by every μ: (13c)–(13e)
+    make :math:`y_\eta = u_\eta f(\eta)`, (13f) forbids a non-leaking mass to exceed
+    :math:`e^\epsilon f(\eta + \mu)` for any μ, and (13g) requires a leaking one to reach
+    :math:`e^\epsilon f(\eta + \mu)` for *every* μ. Under the symmetric reading M is replaced by
+    :math:`M \cup -M`. The non-leaking side keeps a margin of :data:`MARGIN`, the budget
+    :math:`\delta - \min(\delta/2, 10^{-7})`; the solver's point is then checked with the sound
+    :func:`leakage` and, if a tie still leaks, mixed with the uniform PMF (which moves every
+    ratio towards 1) by the smallest weight that passes.
+    """
+    import pulp
+
+    from .._repair import find_mixing
+    from ..design import solvers
+
+    x = math.exp(min(eps, math.log(1e8)))
+    size = n + 1
+    shifts = sorted(set(mus) | ({size - mu for mu in mus} if reading == "symmetric" else set()))
+    shifts = [mu % size for mu in shifts if mu % size]
+    budget = dlt - min(dlt / 2, MARGIN)
+    prob = pulp.LpProblem("kadam13_printed", pulp.LpMinimize)
+    f = [prob.add_variable(f"f_{e}", 0, 1) for e in range(size)]
+    y = [prob.add_variable(f"y_{e}", 0, 1) for e in range(size)]
+    u = [prob.add_variable(f"u_{e}", cat=pulp.LpBinary) for e in range(size)]
+    prob += pulp.lpSum(float(rho[e]) * f[e] for e in range(size))
+    prob += pulp.lpSum(f) == 1, "13b"
+    prob += pulp.lpSum(y) <= budget, "13c_budget"
+    for e in range(size):
+        prob += y[e] - u[e] <= 0, f"13c_{e}"
+        prob += u[e] + f[e] - y[e] <= 1, f"13d_{e}"
+        prob += u[e] - f[e] + y[e] <= 1, f"13e_{e}"
+        for mu in shifts:
+            g = f[(e + mu) % size]
+            prob += f[e] - x * g - (1 + MARGIN) * u[e] <= -MARGIN, f"13f_{e}_{mu}"
+            prob += x * g - f[e] + x * u[e] <= x, f"13g_{e}_{mu}"
+    slv = solvers.make_solver(solver, time_limit=time_limit)
+    out = solvers.solve(prob, slv, time_limit=time_limit)
+    pmf = np.array([max(v.varValue or 0.0, 0.0) for v in f])
+    pmf /= pmf.sum()
+
+    def ok(rows: np.ndarray) -> bool:
+        return leakage(rows[0], epsilon=eps, shifts=mus, reading=reading) <= dlt
+
+    lam = 0.0
+    if not ok(pmf[None, :]):
+        found = find_mixing(pmf[None, :], np.array([True]), ok, 1e-12)
+        if found is None:  # pragma: no cover - mixing with the uniform PMF always ends private
+            raise ParameterError("the printed MILP's solution could not be made private.")
+        lam, rows = found
+        pmf = rows[0]
+    return pmf, PrintedResult(out.status, out.solver, out.seconds, 3 * size, lam)
+
+
+@dataclass(frozen=True)
+class PrintedResult:
+    """What :func:`optimal_pmf` reports of the printed MILP (13): solver status, time, size."""
+
+    status: str
+    solver: str
+    solve_seconds: float
+    n_variables: int
+    repair_weight: float
+
+
+# ------------------------------------------------------------------------------------ closed forms
+def _sd_sorted(m: int, eps: float, dlt: float) -> np.ndarray:
+    r"""Sorted optimal masses :math:`f_{(0)} \ge \dots \ge f_{(m)}` of the SD problem on a cycle
+    of m + 1 values (Lemma 3 for δ = 0, Theorem 2 for δ > 0; see :func:`sd_pmf`)."""
+    x = math.exp(eps)
+    h = np.arange(m + 1, dtype=np.float64)
+
+    def low(k: int) -> float:  # the lower breakpoint of flat region k, (19c)
+        return math.exp(-(m - k) * eps) * (-math.expm1(-eps)) / (-math.expm1(-(m - k + 1) * eps))
+
+    def flat(k: int) -> np.ndarray:  # (20): the chain of m - k + 1 masses ending at low(k)
+        return np.where(h <= m - k, low(k) * np.exp((m - k - h) * eps), 0.0)
+
+    if dlt >= 1.0:
+        return flat(m)
+    # region k: linear on (x low(k-1), low(k)], flat on [low(k), x low(k)]; flat 0 is [0, x low(0)]
+    if dlt <= x * low(0):
+        return flat(0)
+    for k in range(1, m + 1):
+        if dlt <= low(k):  # linear region k, (21)
+            head = np.where(h <= m - k, dlt * np.exp((m - k - h) * eps), 0.0)
+            rest = 1.0 - dlt / low(k)
+            tail = rest * np.exp((m - h) * eps) * math.expm1(eps) / math.expm1(k * eps)
+            return np.where(h <= m - k, head, tail)
+        if k == m or dlt <= x * low(k):  # flat region k
+            return flat(k)
+    return flat(m)  # pragma: no cover - the loop returns
+
+
+def sd_pmf(n: int, *, epsilon: float, delta: float = 0.0, mu: int) -> np.ndarray:
+    r"""The optimal error-rate PMF for the single-distance neighbourhood :math:`\{\hat\mu\}`.
+
+    Paper reading (eq. (7), shift +μ̂). With :math:`N = (n+1)/\gcd(n+1, \hat\mu)` the values
+    :math:`h\hat\mu \bmod (n+1)`, h = 0..N − 1, carry the sorted masses
+    :math:`f_{(0)} \ge \dots \ge f_{(N-1)}` and every other value has mass 0 (Lemma 3,
+    Case 2). On that cycle of N values (Remark 3 with n replaced by N − 1; ERRATA: the paper
+    says N):
+
+    * δ = 0 (Lemma 3): :math:`f_{(k)} = e^{-k\epsilon} f_{(0)}`,
+      :math:`f_{(0)} = (1 - e^{-\epsilon})/(1 - e^{-N\epsilon})` ((17), (18));
+    * δ > 0 (Theorem 2, rebuilt from its proof): with m = N − 1 and
+      :math:`\underline\delta_k = e^{-(m-k)\epsilon}(1 - e^{-\epsilon})/(1 - e^{-(m-k+1)\epsilon})`
+      (19c), in the flat region :math:`\underline\delta_k \le \delta \le e^\epsilon
+      \underline\delta_k` the chain :math:`f_{(h)} = \underline\delta_k e^{(m-k-h)\epsilon}`,
+      h <= m − k, and 0 beyond (20); in the linear region :math:`e^\epsilon
+      \underline\delta_{k-1} < \delta \le \underline\delta_k`,
+      :math:`f_{(h)} = \delta e^{(m-k-h)\epsilon}` for h <= m − k and
+      :math:`f_{(h)} = (1 - \delta/\underline\delta_k)\, e^{(m-h)\epsilon}
+      (e^\epsilon - 1)/(e^{k\epsilon} - 1)` for h > m − k (21). The smallest non-zero mass of
+      the head is the one leaking mass.
+
+    The masses are those of the optimum at :math:`\epsilon_b = \epsilon - \min(\epsilon/2,
+    2^{-40}\max(1, \epsilon))` and :math:`\delta_b = \delta - \min(\delta/2, 2^{-40})`, a hair
+    inside the request (:func:`~rainbowdp.noise.build_epsilon`): the closed form's equalities
+    :math:`f_{(h)} = e^\epsilon f_{(h+1)}` would otherwise be float ties that the exact leakage
+    counts as leaks. So the PMF passes :func:`leakage` at (ε, δ) in the paper reading.
+
+    Examples
+    --------
+    >>> f = sd_pmf(8, epsilon=1.0, mu=3)       # gcd(9, 3) = 3: values 0, 3, 6 only
+    >>> np.flatnonzero(f).tolist()
+    [0, 3, 6]
+    """
+    n = _check_n(n)
+    eps = _positive_epsilon(epsilon)
+    dlt = check_delta(delta)
+    mu = check_int(mu, "mu", minimum=1, maximum=n)
+    size = n + 1
+    cycle = size // math.gcd(size, mu)
+    masses = _sd_sorted(cycle - 1, build_epsilon(eps), dlt - min(dlt / 2, SAFETY_MARGIN))
+    f = np.zeros(size)
+    f[(np.arange(cycle) * mu) % size] = masses
+    return f
+
+
+def bd_pmf(n: int, *, epsilon: float, delta: float = 0.0, mu_bar: int) -> np.ndarray:
+    r"""The optimal error-rate PMF for the bounded-distance neighbourhood :math:`\{1..\bar\mu\}`
+    at δ = 0 (Kadam et al., Lemma 4; paper reading).
+
+    With :math:`n = b\bar\mu + r` ((26)): :math:`f(\eta) = \phi_0 e^{-i\epsilon}` for
+    :math:`(i-1)\bar\mu + 1 \le \eta \le \min(i\bar\mu, n)`, i = 1..b + 1 ((28)), and
+    :math:`\phi_0 = (1 + \bar\mu\sum_{i=1}^{b} e^{-i\epsilon} + r e^{-(b+1)\epsilon})^{-1}` ((29)):
+    a staircase with steps of length μ̄ and a last step of r. Built at
+    :math:`\epsilon_b` (see :func:`sd_pmf`), so it passes :func:`leakage` at (ε, 0) in the
+    paper reading.
+
+    δ > 0 (Theorem 3) is not available in closed form here: use :func:`optimal_pmf`.
+
+    Examples
+    --------
+    >>> round(float(bd_pmf(8, epsilon=1.5, mu_bar=3)[0]), 4)    # Kadam et al., Table 1
+    0.5432
+    """
+    n = _check_n(n)
+    eps = _positive_epsilon(epsilon)
+    dlt = check_delta(delta)
+    mu_bar = check_int(mu_bar, "mu_bar", minimum=1, maximum=n)
+    if dlt != 0.0:
+        raise ParameterError(
+            "`delta` must be 0 for the closed form of Lemma 4 (Theorem 3, delta > 0, is not "
+            f"implemented in closed form; use optimal_pmf), got delta={delta!r}."
+        )
+    eta = np.arange(n + 1)
+    step = np.where(eta == 0, 0, (eta - 1) // mu_bar + 1)  # i of (28)
+    w = np.exp(-step * build_epsilon(eps))
+    return w / w.sum()

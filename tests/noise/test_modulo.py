@@ -1,0 +1,191 @@
+"""Modulo-addition noise (Kadam et al.): leakage, the MILP (13) / LP (14), closed forms.
+
+Paper numbers are oracles, cited beside each assertion. Closed forms are checked against the
+optimisation on seeded random instances.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import rainbowdp as rdp
+from rainbowdp.exceptions import ParameterError, ParameterTypeError
+from rainbowdp.noise import modulo
+
+# Kadam et al., Table 1: n = 8, BD with mu_bar = 3, epsilon = 1.5, columns by delta.
+TABLE1 = {
+    0.0: [0.5432, 0.1212, 0.1212, 0.1212, 0.0270, 0.0270, 0.0270, 0.0060, 0.0060],
+    0.1212: [0.5432, 0.1212, 0.1212, 0.1212, 0.0270, 0.0270, 0.0270, 0.0060, 0.0060],
+    0.1238: [0.5548, 0.1238, 0.1238, 0.1238, 0.0276, 0.0276, 0.0062, 0.0062, 0.0062],
+    0.1522: [0.5575, 0.1244, 0.1244, 0.1244, 0.0278, 0.0278, 0.0062, 0.0062, 0.0014],
+}
+
+
+@pytest.mark.parametrize("delta", sorted(TABLE1))
+def test_table1_under_the_printed_milp(delta):
+    r = modulo.optimal_pmf(
+        8, epsilon=1.5, delta=delta, shifts=[1, 2, 3], reading="paper", formulation="printed"
+    )
+    np.testing.assert_allclose(r.pmf, TABLE1[delta], atol=5e-5)  # Kadam et al., Table 1
+    assert r.leakage <= delta
+    assert r.objective == pytest.approx(1 - r.pmf[0])
+
+
+@pytest.mark.parametrize(("delta", "f0"), [(0.1212, 0.5498), (0.1522, 0.5583)])
+def test_definition_2_beats_the_printed_milp(delta, f0):
+    # ERRATA item 4: one indicator vector per mu (Definition 2) is strictly better
+    r = modulo.optimal_pmf(
+        8, epsilon=1.5, delta=delta, shifts=[1, 2, 3], reading="paper", formulation="definition"
+    )
+    assert r.pmf[0] == pytest.approx(f0, abs=5e-5)
+    assert r.leakage <= delta
+    printed = modulo.optimal_pmf(8, epsilon=1.5, delta=delta, shifts=[1, 2, 3], reading="paper")
+    assert r.pmf[0] > printed.pmf[0] + 5e-4
+
+
+def test_lemma4_pmf_is_not_private_under_the_symmetric_reading():
+    # the paper's optimum at delta = 0 (Table 1, first column) leaks under the shifts -mu
+    f = modulo.bd_pmf(8, epsilon=1.5, mu_bar=3)
+    assert modulo.leakage(f, epsilon=1.5, shifts=[1, 2, 3], reading="paper") == 0.0
+    sym = modulo.leakage(f, epsilon=1.5, shifts=[1, 2, 3], reading="symmetric")
+    assert sym == pytest.approx(0.7856, abs=1e-4)
+    # the symmetric optimum is private under its own reading, and far less accurate
+    r = modulo.optimal_pmf(8, epsilon=1.5, delta=0.0, shifts=[1, 2, 3])
+    assert r.leakage == 0.0 and r.pmf[0] < f[0] - 0.1
+
+
+def paper_leakage(f, eps: float, shifts, reading: str) -> Fraction:
+    """Eqs. (5)-(7), decided in rationals against e^eps's float enclosure (as a reference)."""
+    lo, _ = rdp.exp_bounds(eps)
+    size = len(f)
+    mus = set(shifts) | ({size - m for m in shifts} if reading == "symmetric" else set())
+    fr = [Fraction(x) for x in f]
+    return max(
+        sum((fr[e] for e in range(size) if fr[e] > lo * fr[(e + mu) % size]), Fraction(0))
+        for mu in mus
+    )
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_leakage_is_the_papers_formula_and_bounds_the_dp_delta(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 10))
+    f = rng.dirichlet(np.full(n + 1, 0.5))
+    shifts = sorted({int(s) for s in rng.integers(1, n + 1, size=int(rng.integers(1, 4)))})
+    eps = float(rng.uniform(0.0, 2.0))
+    for reading in ("paper", "symmetric"):
+        lk = modulo.leakage(f, epsilon=eps, shifts=shifts, reading=reading)
+        ref = paper_leakage(f, eps, shifts, reading)
+        assert Fraction(lk) >= ref and lk <= float(ref) + 1e-12  # never under-counted
+        # Theorem 1 (PDP implies DP): the exact DP delta is at most the PDP leakage
+        assert modulo.dp_delta(f, epsilon=eps, shifts=shifts, reading=reading) <= lk + 1e-15
+
+
+def test_sd_orders_and_zeros_of_fig9():
+    # Kadam et al., Fig. 9a (n = 7, mu = 3, coprime): f(0) >= f(3) >= f(6) >= f(1) >= ... >= f(5)
+    f = modulo.sd_pmf(7, epsilon=0.5, mu=3)
+    order = [0, 3, 6, 1, 4, 7, 2, 5]
+    assert all(f[a] > f[b] for a, b in itertools.pairwise(order))
+    # Fig. 9b (mu = 2, gcd(8, 2) = 2): f(1) = f(3) = f(5) = f(7) = 0, f(0) > f(2) > f(4) > f(6)
+    g = modulo.sd_pmf(7, epsilon=0.5, mu=2)
+    assert g[[1, 3, 5, 7]].tolist() == [0.0] * 4
+    assert g[0] > g[2] > g[4] > g[6] > 0
+    # Lemma 3, (17b) and (18c) with N = (n + 1) / gcd
+    x = 0.5
+    assert f[0] == pytest.approx((1 - math.exp(-x)) / (1 - math.exp(-8 * x)), rel=1e-11)
+    assert g[0] == pytest.approx((1 - math.exp(-x)) / (1 - math.exp(-4 * x)), rel=1e-11)
+
+
+def _random_sd(seed: int, delta_zero: bool):
+    rng = np.random.default_rng(10_000 + seed)
+    n = int(rng.integers(1, 12))
+    mu = int(rng.integers(1, n + 1))
+    eps = float(rng.uniform(0.05, 3.0))
+    dlt = 0.0 if delta_zero else float(rng.choice([rng.uniform(0, 1), 10 ** rng.uniform(-4, 0)]))
+    return n, mu, eps, dlt
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_lemma3_equals_the_lp(seed):
+    n, mu, eps, _ = _random_sd(seed, True)
+    f = modulo.sd_pmf(n, epsilon=eps, mu=mu)
+    r = modulo.optimal_pmf(n, epsilon=eps, delta=0.0, shifts=[mu], reading="paper")
+    assert f[0] == pytest.approx(r.pmf[0], abs=1e-6)  # Lemma 3 = LP (14)
+    assert modulo.leakage(f, epsilon=eps, shifts=[mu], reading="paper") == 0.0
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_theorem2_equals_the_milp(seed):
+    n, mu, eps, dlt = _random_sd(seed, False)
+    f = modulo.sd_pmf(n, epsilon=eps, delta=dlt, mu=mu)
+    assert np.all(f >= 0) and f.sum() == pytest.approx(1.0, abs=1e-12)
+    r = modulo.optimal_pmf(n, epsilon=eps, delta=dlt, shifts=[mu], reading="paper")
+    assert f[0] == pytest.approx(r.pmf[0], abs=2e-6)  # Theorem 2 = MILP (13)
+    assert modulo.leakage(f, epsilon=eps, shifts=[mu], reading="paper") <= dlt
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_lemma4_equals_the_lp(seed):
+    rng = np.random.default_rng(20_000 + seed)
+    n = int(rng.integers(1, 14))
+    mu_bar = int(rng.integers(1, n + 1))
+    eps = float(rng.uniform(0.05, 3.0))
+    f = modulo.bd_pmf(n, epsilon=eps, mu_bar=mu_bar)
+    r = modulo.optimal_pmf(n, epsilon=eps, delta=0.0, shifts=range(1, mu_bar + 1), reading="paper")
+    assert f[0] == pytest.approx(r.pmf[0], abs=1e-6)  # Lemma 4 = LP (14)
+    assert modulo.leakage(f, epsilon=eps, shifts=range(1, mu_bar + 1), reading="paper") == 0.0
+    # the staircase: steps of length mu_bar, each e^-eps lower (eq. (28))
+    steps = np.where(np.arange(n + 1) == 0, 0, (np.arange(n + 1) - 1) // mu_bar + 1)
+    np.testing.assert_allclose(f, f[0] * np.exp(-steps * eps), rtol=1e-9)
+
+
+def test_reduced_definition_matches_the_unreduced_lp_at_delta_zero():
+    # delta = 0: PDP = DP and the LP is convex, so the one-PMF optimum is the optimum over all
+    # mechanisms on the circulant (any reading)
+    for reading in ("paper", "symmetric"):
+        r = modulo.optimal_pmf(
+            6, epsilon=0.8, delta=0.0, shifts=[1, 2], reading=reading, formulation="definition"
+        )
+        G = modulo.graph(6, shifts=[1, 2], reading=reading)
+        full = rdp.design.lp(G, epsilon=0.8, delta=0.0)
+        assert r.pmf[0] == pytest.approx(full.objective / G.n_nodes, abs=1e-7)
+
+
+@pytest.mark.parametrize("loss", ["mse", "abs", [0, 2, 1, 1, 2]])
+def test_other_losses(loss):
+    r = modulo.optimal_pmf(4, epsilon=1.0, delta=0.1, shifts=[1], reading="paper", loss=loss)
+    rho = modulo.distortion(4, loss)
+    assert r.objective == pytest.approx(float(rho @ r.pmf))
+    assert r.leakage <= 0.1
+    # no better than the error-rate optimum in its own distortion? at least no worse than uniform
+    assert r.objective <= float(rho.mean()) + 1e-9
+
+
+@pytest.mark.parametrize(
+    ("call", "exc", "match"),
+    [
+        (lambda: modulo.graph(0, shifts=[1]), ParameterError, "`n`"),
+        (lambda: modulo.graph(4, shifts=[5]), ParameterError, "`shifts`"),
+        (lambda: modulo.graph(4, shifts="12"), ParameterTypeError, "`shifts`"),
+        (lambda: modulo.graph(4, shifts=[]), ParameterError, "at least one shift"),
+        (lambda: modulo.graph(4, shifts=[1], reading="both"), ParameterError, "`reading`"),
+        (lambda: modulo.leakage([0.5, 0.6], epsilon=1, shifts=[1]), ParameterError, "`pmf`"),
+        (lambda: modulo.distortion(3, "l2"), ParameterError, "`loss`"),
+        (lambda: modulo.distortion(3, [1, 2]), ParameterError, "`loss`"),
+        (lambda: modulo.sd_pmf(4, epsilon=0.0, mu=1), ParameterError, "`epsilon`"),
+        (lambda: modulo.bd_pmf(4, epsilon=1.0, delta=0.1, mu_bar=2), ParameterError, "`delta`"),
+        (
+            lambda: modulo.optimal_pmf(4, epsilon=1, delta=0.1, shifts=[1], formulation="x"),
+            ParameterError,
+            "`formulation`",
+        ),
+    ],
+)
+def test_bad_arguments(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
