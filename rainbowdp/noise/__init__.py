@@ -16,7 +16,7 @@ log-PMF and log-tail functions.
 >>> noise.Geometric(epsilon=1.0).holds_on(M.graph)
 True
 >>> sorted(noise.FAMILIES)
-['discrete_gaussian', 'exponential', 'geometric', 'randomized_response', 'staircase']
+['discrete_gaussian', 'exponential', 'geometric', 'modulo', 'randomized_response', 'staircase']
 
 See ``docs/families.md`` for the maths, the references, how to add a family, and a table of
 nominal against exact guarantees on finite instances.

@@ -37,18 +37,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import KW_ONLY, dataclass
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
 from .._validation import check_delta, check_epsilon, check_int, real_array
 from ..exceptions import ParameterError, ParameterTypeError
-from ..graph import RainbowGraph
+from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
-from ._family import SAFETY_MARGIN, build_epsilon
+from ._family import SAFETY_MARGIN, Claim, Family, build_epsilon, register
 
 __all__ = [
+    "Modulo",
     "ModuloResult",
     "bd_pmf",
     "distortion",
@@ -539,3 +540,141 @@ def bd_pmf(n: int, *, epsilon: float, delta: float = 0.0, mu_bar: int) -> np.nda
     step = np.where(eta == 0, 0, (eta - 1) // mu_bar + 1)  # i of (28)
     w = np.exp(-step * build_epsilon(eps))
     return w / w.sum()
+
+
+# ------------------------------------------------------------------------------------ family
+@register
+@dataclass(frozen=True)
+class Modulo(Family):
+    r"""Optimal modulo-addition noise (Kadam et al.) as a family: one PMF on the circulant.
+
+    The mechanism on a graph with true answers and outputs 0..n is
+    :math:`P_q(\tilde v) = f^\star((\tilde v - q) \bmod (n+1))`, with :math:`f^\star` the
+    :func:`optimal_pmf` for (ε, δ), the shifts, the reading, the formulation and the loss.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε >= 0 (e^ε a finite float).
+    delta : float, default 0
+        δ in [0, 1].
+    shifts : tuple of int, default (1,)
+        M.
+    reading : {"symmetric", "paper"}, default "symmetric"
+    formulation : {"printed", "definition"}, default "printed"
+    loss : {"er", "mse", "abs"}, default "er"
+
+    Notes
+    -----
+    The nominal guarantee is (ε, δ)-PDP on the circulant of the reading (the constraint of the
+    MILP (13), Definition 2), hence (ε, δ)-DP there (Theorem 1, PDP implies DP).
+    :meth:`holds_on` is True exactly on that graph (the arcs or edges of
+    :func:`graph` for n + 1 nodes); elsewhere the PMF was not designed for the neighbourhood and
+    nothing is claimed (None).
+
+    References
+    ----------
+    N. Kadam et al., "Optimum noise mechanism for differentially private queries in discrete
+    finite sets", Cybersecurity (2024): Definition 2, MILP (13), LP (14), Theorem 1.
+
+    Examples
+    --------
+    >>> fam = Modulo(1.5, shifts=(1, 2, 3), reading="paper")
+    >>> round(float(fam.mechanism(fam.graph(8)).probabilities[0, 0]), 4)   # Table 1
+    0.5432
+    """
+
+    name: ClassVar[str] = "modulo"
+    summary: ClassVar[str] = (
+        "optimal modulo-addition noise on the circulant, MILP (13) / LP (14) (Kadam et al. 2024)"
+    )
+
+    epsilon: float
+    delta: float = 0.0
+    _: KW_ONLY
+    shifts: tuple[int, ...] = (1,)
+    reading: Reading = "symmetric"
+    formulation: Formulation = "printed"
+    loss: str = "er"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, finite_exp=True))
+        object.__setattr__(self, "delta", check_delta(self.delta))
+        if isinstance(self.shifts, str | bytes) or not isinstance(self.shifts, Iterable):
+            raise ParameterTypeError(
+                f"`shifts` must be an iterable of integers, got shifts={self.shifts!r}."
+            )
+        mus = tuple(sorted({check_int(mu, "shifts", minimum=1) for mu in self.shifts}))
+        if not mus:
+            raise ParameterError(f"`shifts` must not be empty, got shifts={self.shifts!r}.")
+        object.__setattr__(self, "shifts", mus)
+        _check_reading(self.reading)
+        if not isinstance(self.formulation, str) or self.formulation not in FORMULATIONS:
+            raise ParameterError(
+                f"`formulation` must be one of {FORMULATIONS}, got "
+                f"formulation={self.formulation!r}."
+            )
+        if not isinstance(self.loss, str) or self.loss not in LOSSES:
+            raise ParameterError(f"`loss` must be one of {LOSSES}, got loss={self.loss!r}.")
+
+    def graph(self, n: int) -> RainbowGraph:
+        """The circulant of the reading on 0..n (shifts above n are dropped)."""
+        n = _check_n(n)
+        mus = [mu for mu in self.shifts if mu <= n] or [1]
+        return graph(n, shifts=mus, reading=self.reading)
+
+    def _n(self, G: RainbowGraph) -> int:
+        check_graph(G, "G")
+        n = G.n_nodes - 1
+        if n < 1 or G.outputs != tuple(range(n + 1)) or G.answers != tuple(range(n + 1)):
+            raise ParameterError(
+                "`G` must have answers and outputs 0..n (a circulant of the modulo family), got "
+                f"{G!r}."
+            )
+        return n
+
+    def pmf(self, n: int) -> np.ndarray:
+        """The optimal PMF on 0..n (:func:`optimal_pmf`)."""
+        mus = [mu for mu in self.shifts if mu <= n] or [1]
+        return optimal_pmf(
+            n,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            shifts=mus,
+            loss=self.loss,
+            reading=self.reading,
+            formulation=self.formulation,
+        ).pmf
+
+    def mechanism(self, G: RainbowGraph) -> Mechanism:
+        n = self._n(G)
+        return Mechanism(G, self.pmf(n)[tying(n)])
+
+    def nominal(self) -> Claim:
+        eps, dlt = self.epsilon, self.delta
+        return Claim(
+            math.inf,
+            f"Kadam et al. (2024): ({eps:g}, {dlt:g})-PDP by MILP (13), hence "
+            f"({eps:g}, {dlt:g})-DP (Theorem 1)",
+            profile=lambda e: dlt if e >= eps else 1.0,
+        )
+
+    def holds_on(self, G: RainbowGraph) -> bool | None:
+        n = self._n(G)
+        own = self.graph(n)
+        if G.directed != own.directed:
+            return None
+        mine = {tuple(e) for e in own.edges.tolist()}
+        return True if {tuple(e) for e in G.edges.tolist()} == mine else None
+
+    @classmethod
+    def examples(cls) -> list[tuple[Family, RainbowGraph]]:
+        out: list[tuple[Family, RainbowGraph]] = []
+        for fam in (
+            cls(1.5, 0.1212, shifts=(1, 2, 3), reading="paper"),
+            cls(1.5, 0.1212, shifts=(1, 2, 3), reading="paper", formulation="definition"),
+            cls(1.0, 0.0, shifts=(2,)),
+            cls(0.8, 0.1, shifts=(1, 3), loss="mse"),
+        ):
+            out.append((fam, fam.graph(8)))
+        return out
