@@ -405,6 +405,9 @@ def _printed_milp(
             g = f[(e + mu) % size]
             prob += f[e] - x * g - (1 + MARGIN) * u[e] <= -MARGIN, f"13f_{e}_{mu}"
             prob += x * g - f[e] + x * u[e] <= x, f"13g_{e}_{mu}"
+            # a valid cut (y = u f and a non-leaking mass meets the ratio): it makes the LP
+            # relaxation at least as tight as the (eps, delta)-DP LP, which speeds the search
+            prob += f[e] - x * g - y[e] <= 0, f"cut_{e}_{mu}"
     slv = solvers.make_solver(solver, time_limit=time_limit)
     out = solvers.solve(prob, slv, time_limit=time_limit)
     pmf = np.array([max(v.varValue or 0.0, 0.0) for v in f])
