@@ -74,15 +74,51 @@ def _check_n(n: Any) -> int:
     return check_int(n, "n", minimum=1, maximum=10**6)
 
 
-def _check_shifts(shifts: Any, n: int) -> list[int]:
+def _check_shifts(shifts: Any, n: int) -> list:
+    """Validated shifts: sorted ints in 1..n (a scalar query), or sorted tuples of d ints (a
+    vector query; each coordinate taken modulo n + 1, not all zero)."""
     if isinstance(shifts, str | bytes) or not isinstance(shifts, Iterable):
         raise ParameterTypeError(
-            f"`shifts` must be an iterable of integers in 1..{n}, got shifts={shifts!r}."
+            f"`shifts` must be an iterable of integers in 1..{n} or of integer tuples, got "
+            f"shifts={shifts!r}."
         )
-    mus = sorted({check_int(mu, "shifts", minimum=1, maximum=n) for mu in shifts})
-    if not mus:
+    items = list(shifts)
+    if not items:
         raise ParameterError(f"`shifts` must contain at least one shift, got shifts={shifts!r}.")
-    return mus
+    if all(not isinstance(mu, tuple | list) for mu in items):
+        return sorted({check_int(mu, "shifts", minimum=1, maximum=n) for mu in items})
+    dims = {len(mu) if isinstance(mu, tuple | list) else 0 for mu in items}
+    if len(dims) != 1 or 0 in dims:
+        raise ParameterError(
+            f"`shifts` of a vector query must all be tuples of one length d, got shifts={shifts!r}."
+        )
+    out = set()
+    for mu in items:
+        t = tuple(check_int(c, "shifts", minimum=-n, maximum=n) % (n + 1) for c in mu)
+        if not any(t):
+            raise ParameterError(
+                f"`shifts` must not contain the zero shift (modulo n + 1), got {tuple(mu)!r}."
+            )
+        out.add(t)
+    return sorted(out)
+
+
+def _dim(mus: list) -> int:
+    return len(mus[0]) if isinstance(mus[0], tuple) else 1
+
+
+def _values(n: int, d: int) -> np.ndarray:
+    """(size, d) coordinates of the flat values 0 .. (n+1)^d - 1 (row-major)."""
+    grids = np.indices((n + 1,) * d).reshape(d, -1)
+    return grids.T
+
+
+def _flat(coords: np.ndarray, n: int) -> np.ndarray:
+    """Flat row-major index of coordinates modulo n + 1 (the last axis holds the d coordinates)."""
+    c = np.mod(coords, n + 1)
+    d = c.shape[-1]
+    weights = (n + 1) ** np.arange(d - 1, -1, -1)
+    return (c * weights).sum(axis=-1)
 
 
 def _check_reading(reading: Any) -> str:
@@ -100,10 +136,12 @@ def _positive_epsilon(value: Any) -> float:
 
 
 def _check_pmf(pmf: Any) -> np.ndarray:
+    """A PMF on [n] (1-D) or on [n]^d (a d-dimensional array of equal sides)."""
     f = real_array(pmf, "pmf")
-    if f.ndim != 1 or f.size < 2:
+    if f.ndim < 1 or f.shape[0] < 2 or len(set(f.shape)) != 1:
         raise ParameterError(
-            f"`pmf` must be a 1-D array of n + 1 >= 2 probabilities, got shape {f.shape}."
+            "`pmf` must be an array of n + 1 >= 2 probabilities per axis (shape (n + 1,) or "
+            f"(n + 1,) * d), got shape {f.shape}."
         )
     if not np.all(np.isfinite(f)) or np.any(f < 0) or abs(float(f.sum()) - 1.0) > 1e-9:
         raise ParameterError(
@@ -113,26 +151,53 @@ def _check_pmf(pmf: Any) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------ instance
-def graph(n: int, *, shifts: Iterable[int], reading: Reading = "symmetric") -> RainbowGraph:
-    r"""The circulant rainbow graph of query values 0..n under the shifts M.
+def graph(n: int, *, shifts: Iterable[Any], reading: Reading = "symmetric") -> RainbowGraph:
+    r"""The circulant rainbow graph of query values 0..n (or [n]^d) under the shifts M.
 
     ``reading="paper"``: arcs :math:`q \to q - \mu` (Kadam et al.'s ordered pairs, eq. (6));
-    ``"symmetric"``: edges :math:`q \sim q \pm \mu`. See the module notes.
+    ``"symmetric"``: edges :math:`q \sim q \pm \mu`. See the module notes. For a vector query
+    (shifts given as d-tuples) the nodes are the tuples of [n]^d, shifts act coordinate-wise
+    modulo n + 1, outputs are the tuples too, and each node's rainbow lists the outputs in the
+    row-major order of the noise :math:`\eta = \tilde v - q`.
 
     Examples
     --------
     >>> graph(8, shifts=[1, 2, 3]).n_edges, graph(8, shifts=[1, 2, 3], reading="paper").n_edges
     (27, 27)
+    >>> G = graph(2, shifts=[(0, 1), (1, 0)], reading="paper")
+    >>> G.n_nodes, G.n_edges, G.nodes[5]
+    (9, 18, (1, 2))
     """
     from ..builders import circulant
 
     n = _check_n(n)
     mus = _check_shifts(shifts, n)
-    return circulant(n, mus, directed=_check_reading(reading) == "paper")
+    directed = _check_reading(reading) == "paper"
+    if _dim(mus) == 1:
+        return circulant(n, mus, directed=directed)
+    d = _dim(mus)
+    coords = _values(n, d)
+    size = coords.shape[0]
+    q = np.arange(size)
+    arcs = np.concatenate([np.column_stack([q, _flat(coords - np.asarray(mu), n)]) for mu in mus])
+    edges = arcs if directed else np.unique(np.sort(arcs, axis=1), axis=0)
+    order = _flat(coords[:, None, :] + coords[None, :, :], n)  # node q's k-th output: q + eta_k
+    table, ids = np.unique(order, axis=0, return_inverse=True)
+    labels = [tuple(int(c) for c in row) for row in coords]
+    return RainbowGraph.from_edges(
+        edges,
+        outputs=labels,
+        rainbow_table=table.astype(np.intp),
+        rainbow_ids=ids.astype(np.intp).ravel(),
+        nodes=labels,
+        answers=labels,
+        directed=directed,
+    )
 
 
-def tying(n: int) -> np.ndarray:
-    r"""The tying map of additive noise: :math:`T[q, v] = (v - q) \bmod (n + 1)`.
+def tying(n: int, d: int = 1) -> np.ndarray:
+    r"""The tying map of additive noise: :math:`T[q, v] = (v - q) \bmod (n + 1)` (flat,
+    coordinate-wise for d > 1).
 
     Probabilities with equal entries are one variable of ``design.lp/milp(..., tied=T)``: every
     row is the PMF f shifted by q.
@@ -143,11 +208,12 @@ def tying(n: int) -> np.ndarray:
     [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
     """
     n = _check_n(n)
-    q = np.arange(n + 1)
-    return (q[None, :] - q[:, None]) % (n + 1)
+    d = check_int(d, "d", minimum=1, maximum=8)
+    coords = _values(n, d)
+    return _flat(coords[None, :, :] - coords[:, None, :], n)
 
 
-def mechanism(pmf: Any, *, shifts: Iterable[int], reading: Reading = "symmetric") -> Mechanism:
+def mechanism(pmf: Any, *, shifts: Iterable[Any], reading: Reading = "symmetric") -> Mechanism:
     r"""The modulo-addition mechanism of ``pmf`` on its circulant graph (rows: f shifted by q).
 
     Examples
@@ -157,9 +223,13 @@ def mechanism(pmf: Any, *, shifts: Iterable[int], reading: Reading = "symmetric"
     [[0.5, 0.3, 0.2], [0.2, 0.5, 0.3], [0.3, 0.2, 0.5]]
     """
     f = _check_pmf(pmf)
-    n = f.size - 1
+    n, d = f.shape[0] - 1, f.ndim
     G = graph(n, shifts=shifts, reading=reading)
-    return Mechanism(G, f[tying(n)])
+    if _dim(_check_shifts(shifts, n)) != d:
+        raise ParameterError(
+            f"`shifts` must have the dimension of `pmf` ({d}), got shifts={shifts!r}."
+        )
+    return Mechanism(G, f.ravel()[tying(n, d)])
 
 
 def leakage(
@@ -209,11 +279,13 @@ def dp_delta(
 
 
 # ------------------------------------------------------------------------------------ distortion
-def distortion(n: int, loss: Any = "er") -> np.ndarray:
-    r"""The distortion :math:`\rho_\eta`, η = 0..n, of a loss (Kadam et al., eq. (9)).
+def distortion(n: int, loss: Any = "er", d: int = 1) -> np.ndarray:
+    r"""The distortion :math:`\rho_\eta` of a loss, for η = 0..n (flat, row-major, over [n]^d
+    for a vector query; Kadam et al., eq. (9)).
 
     ``"er"``: error rate, :math:`\rho_0 = 0`, :math:`\rho_\eta = 1` otherwise (Definition 3);
-    ``"mse"``: :math:`\eta^2` (Definition 4); ``"abs"``: η; or a vector of n + 1 finite numbers.
+    ``"mse"``: :math:`\eta^2` (Definition 4; :math:`\sum_i \eta_i^2` for vectors); ``"abs"``:
+    η (:math:`\sum_i \eta_i`); or an array of (n + 1)^d finite numbers.
 
     Examples
     --------
@@ -221,21 +293,22 @@ def distortion(n: int, loss: Any = "er") -> np.ndarray:
     [0.0, 1.0, 4.0, 9.0]
     """
     n = _check_n(n)
-    eta = np.arange(n + 1, dtype=np.float64)
+    d = check_int(d, "d", minimum=1, maximum=8)
+    eta = _values(n, d).astype(np.float64)
     if isinstance(loss, str):
         if loss == "er":
-            return (eta > 0).astype(np.float64)
+            return (eta.sum(axis=1) > 0).astype(np.float64)
         if loss == "mse":
-            return eta * eta
+            return (eta * eta).sum(axis=1)
         if loss == "abs":
-            return eta
+            return eta.sum(axis=1)
         raise ParameterError(
-            f"`loss` must be one of {LOSSES} or a vector of n + 1 numbers, got loss={loss!r}."
+            f"`loss` must be one of {LOSSES} or an array of (n + 1)^d numbers, got loss={loss!r}."
         )
-    rho = real_array(loss, "loss")
-    if rho.shape != (n + 1,) or not np.all(np.isfinite(rho)):
+    rho = real_array(loss, "loss").ravel()
+    if rho.shape != (eta.shape[0],) or not np.all(np.isfinite(rho)):
         raise ParameterError(
-            f"`loss` must be {LOSSES} or a vector of {n + 1} finite numbers, got loss={loss!r}."
+            f"`loss` must be {LOSSES} or {eta.shape[0]} finite numbers, got loss={loss!r}."
         )
     return rho.astype(np.float64)
 
@@ -269,7 +342,7 @@ def optimal_pmf(
     *,
     epsilon: float,
     delta: float,
-    shifts: Iterable[int],
+    shifts: Iterable[Any],
     loss: Any = "er",
     reading: Reading = "symmetric",
     formulation: Formulation = "printed",
@@ -288,8 +361,9 @@ def optimal_pmf(
         Largest query value.
     epsilon, delta : float
         ε >= 0 (e^ε a finite float), δ in [0, 1].
-    shifts : iterable of int
-        M, each μ in 1..n.
+    shifts : iterable of int, or of d-tuples of int
+        M: each μ in 1..n, or vectors of a d-dimensional query (coordinates modulo n + 1); the
+        PMF is then joint over [n]^d, shape (n + 1,) * d.
     loss : {"er", "mse", "abs"} or array_like, default "er"
         The distortion (:func:`distortion`).
     reading : {"symmetric", "paper"}, default "symmetric"
@@ -329,12 +403,13 @@ def optimal_pmf(
         raise ParameterError(
             f"`formulation` must be one of {FORMULATIONS}, got formulation={formulation!r}."
         )
-    rho = distortion(n, loss)
+    d = _dim(mus)
+    rho = distortion(n, loss, d)
     if formulation == "printed":
         f, res = _printed_milp(n, eps, dlt, mus, rd, rho, solver, time_limit)
     else:
         G = graph(n, shifts=mus, reading=rd)
-        T = tying(n)
+        T = tying(n, d)
         res = design.milp(
             G,
             epsilon=eps,
@@ -347,9 +422,9 @@ def optimal_pmf(
         )
         f = np.array(res.mechanism.probabilities[0])
     return ModuloResult(
-        pmf=f,
+        pmf=f.reshape((n + 1,) * d),
         objective=float(rho @ f),
-        leakage=leakage(f, epsilon=eps, shifts=mus, reading=rd),
+        leakage=leakage(f.reshape((n + 1,) * d), epsilon=eps, shifts=mus, reading=rd),
         design=res,
     )
 
@@ -386,9 +461,15 @@ def _printed_milp(
     from ..design import solvers
 
     x = math.exp(min(eps, math.log(1e8)))
-    size = n + 1
-    shifts = sorted(set(mus) | ({size - mu for mu in mus} if reading == "symmetric" else set()))
-    shifts = [mu % size for mu in shifts if mu % size]
+    d = _dim(mus)
+    coords = _values(n, d)
+    size = coords.shape[0]
+    vecs = [np.atleast_1d(np.asarray(mu)) for mu in mus]
+    if reading == "symmetric":
+        vecs += [-v for v in vecs]
+    # nxt[k][e]: the flat index of eta + mu_k (mod n + 1, coordinate-wise); duplicates dropped
+    tables = {tuple(_flat(coords + v, n).tolist()) for v in vecs}
+    nexts = [np.array(t) for t in sorted(tables)]
     budget = dlt - min(dlt / 2, MARGIN)
     prob = pulp.LpProblem("kadam13_printed", pulp.LpMinimize)
     f = [prob.add_variable(f"f_{e}", 0, 1) for e in range(size)]
@@ -401,20 +482,21 @@ def _printed_milp(
         prob += y[e] - u[e] <= 0, f"13c_{e}"
         prob += u[e] + f[e] - y[e] <= 1, f"13d_{e}"
         prob += u[e] - f[e] + y[e] <= 1, f"13e_{e}"
-        for mu in shifts:
-            g = f[(e + mu) % size]
-            prob += f[e] - x * g - (1 + MARGIN) * u[e] <= -MARGIN, f"13f_{e}_{mu}"
-            prob += x * g - f[e] + x * u[e] <= x, f"13g_{e}_{mu}"
+        for k, nxt in enumerate(nexts):
+            g = f[int(nxt[e])]
+            prob += f[e] - x * g - (1 + MARGIN) * u[e] <= -MARGIN, f"13f_{e}_{k}"
+            prob += x * g - f[e] + x * u[e] <= x, f"13g_{e}_{k}"
             # a valid cut (y = u f and a non-leaking mass meets the ratio): it makes the LP
             # relaxation at least as tight as the (eps, delta)-DP LP, which speeds the search
-            prob += f[e] - x * g - y[e] <= 0, f"cut_{e}_{mu}"
+            prob += f[e] - x * g - y[e] <= 0, f"cut_{e}_{k}"
     slv = solvers.make_solver(solver, time_limit=time_limit)
     out = solvers.solve(prob, slv, time_limit=time_limit)
     pmf = np.array([max(v.varValue or 0.0, 0.0) for v in f])
     pmf /= pmf.sum()
 
     def ok(rows: np.ndarray) -> bool:
-        return leakage(rows[0], epsilon=eps, shifts=mus, reading=reading) <= dlt
+        pmf_d = rows[0].reshape((n + 1,) * d)
+        return leakage(pmf_d, epsilon=eps, shifts=mus, reading=reading) <= dlt
 
     lam = 0.0
     if not ok(pmf[None, :]):

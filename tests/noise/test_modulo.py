@@ -189,3 +189,66 @@ def test_other_losses(loss):
 def test_bad_arguments(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# ------------------------------------------------------------------------ vector queries
+BD2 = [(a, b) for a in range(3) for b in range(3) if (a, b) != (0, 0)]
+# Kadam et al., eq. (59) (arXiv version; the journal text lost it): n = 4, epsilon = 3, delta = 0
+EQ59 = [
+    [0.6954, 0.0346, 0.0346, 0.0017, 0.0017],
+    [0.0346, 0.0346, 0.0346, 0.0017, 0.0017],
+    [0.0346, 0.0346, 0.0346, 0.0017, 0.0017],
+    [0.0017, 0.0017, 0.0017, 0.0017, 0.0017],
+    [0.0017, 0.0017, 0.0017, 0.0017, 0.0017],
+]
+
+
+@pytest.mark.parametrize("formulation", ["printed", "definition"])
+def test_two_dimensional_bd_example_eq59(formulation):
+    r = modulo.optimal_pmf(
+        4, epsilon=3.0, delta=0.0, shifts=BD2, reading="paper", formulation=formulation
+    )
+    assert r.pmf.shape == (5, 5)
+    np.testing.assert_allclose(r.pmf, EQ59, atol=5e-5)  # Kadam et al., eq. (59)
+    assert r.leakage == 0.0
+    # its marginals (Section "Numerical results"): [0.7681, 0.1073, 0.1073, 0.0086, 0.0086]
+    np.testing.assert_allclose(
+        r.pmf.sum(axis=1), [0.7681, 0.1073, 0.1073, 0.0086, 0.0086], atol=5e-5
+    )
+    np.testing.assert_allclose(r.pmf.sum(axis=0), r.pmf.sum(axis=1), atol=1e-9)
+    # Remark 4: the joint optimum is not the product of the 1-D optima at epsilon / 2 each,
+    # f1 = f2 = [0.6469, 0.1443, 0.1443, 0.0322, 0.0322] (Lemma 4, BD mu_bar = 2)
+    f1 = modulo.bd_pmf(4, epsilon=1.5, mu_bar=2)
+    np.testing.assert_allclose(f1, [0.6469, 0.1443, 0.1443, 0.0322, 0.0322], atol=5e-5)
+    product = np.outer(f1, f1)
+    assert modulo.leakage(product, epsilon=3.0, shifts=BD2, reading="paper") == 0.0
+    assert r.pmf[0, 0] > product[0, 0] + 0.2  # and far more accurate (0.6954 vs 0.4185)
+
+
+def test_two_dimensional_arbitrary_neighbourhood_fig13b():
+    # Kadam et al., Fig. 13b: n = 6, epsilon = 3, mu_1 in {1, 3}, mu_2 in {2, 5}: the second
+    # largest masses e^-eps f(0) sit exactly at the shifts (1, 2), (1, 5), (3, 2), (3, 5)
+    shifts = [(1, 2), (1, 5), (3, 2), (3, 5)]
+    r = modulo.optimal_pmf(6, epsilon=3.0, delta=0.0, shifts=shifts, reading="paper")
+    f = r.pmf
+    top = np.argsort(-f.ravel(), kind="stable")[:5]
+    assert divmod(int(top[0]), 7) == (0, 0)
+    assert {divmod(int(i), 7) for i in top[1:]} == set(shifts)
+    for s in shifts:
+        assert f[s] == pytest.approx(math.exp(-3.0) * f[0, 0], rel=1e-5)
+
+
+def test_vector_graph_and_mechanism():
+    G = modulo.graph(2, shifts=[(0, 1), (1, 0)], reading="paper")
+    assert G.directed and G.n_nodes == 9 and G.n_edges == 18
+    # the arc q -> q - mu compares f(eta) with f(eta + mu), eq. (7), coordinate-wise mod 3
+    assert ((1, 1), (1, 0)) in {(G.nodes[a], G.nodes[b]) for a, b in G.edges.tolist()}
+    f = np.full((3, 3), 1 / 9)
+    M = modulo.mechanism(f, shifts=[(0, 1), (1, 0)])
+    assert np.allclose(M.probabilities, 1 / 9)
+    with pytest.raises(ParameterError, match="dimension"):
+        modulo.mechanism(f, shifts=[1])
+    with pytest.raises(ParameterError, match="zero shift"):
+        modulo.graph(2, shifts=[(0, 0)])
+    with pytest.raises(ParameterError, match="one length"):
+        modulo.graph(2, shifts=[(0, 1), (1,)])
