@@ -17,26 +17,13 @@ and the median of ``--repeats`` runs (default 3).
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from _timing import timed
 
 import rainbowdp as rdp
 from rainbowdp import builders
-
-
-def timed(fn: Callable[[], Any], repeats: int) -> tuple[float, float, Any]:
-    """(min, median) seconds of ``repeats`` calls, and the last result."""
-    times = []
-    out = None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), statistics.median(times), out
 
 
 def part_a(n: int, delta: float, repeats: int) -> None:

@@ -15,22 +15,10 @@ measured in this run; times are the minimum and the median of ``--repeats`` runs
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable
-from typing import Any
+
+from _timing import timed
 
 from rainbowdp.noise import modulo
-
-
-def timed(fn: Callable[[], Any], repeats: int) -> tuple[float, float, Any]:
-    times = []
-    out = None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), statistics.median(times), out
 
 
 def part_milp(max_n: int, repeats: int) -> None:
