@@ -49,6 +49,7 @@ from ..mechanism import Mechanism
 from ._family import SAFETY_MARGIN, Claim, Family, build_epsilon, register
 
 __all__ = [
+    "MinDeltaResult",
     "Modulo",
     "ModuloResult",
     "bd_pmf",
@@ -57,6 +58,7 @@ __all__ = [
     "graph",
     "leakage",
     "mechanism",
+    "min_delta_pmf",
     "optimal_pmf",
     "sd_pmf",
     "tying",
@@ -429,6 +431,79 @@ def optimal_pmf(
     )
 
 
+@dataclass(frozen=True)
+class MinDeltaResult:
+    r"""The least-leakage modulo PMF under a distortion cap (:func:`min_delta_pmf`).
+
+    Attributes
+    ----------
+    pmf : numpy.ndarray
+        f(η), shape (n + 1,) or (n + 1,) * d.
+    delta : float
+        Its sound PDP leakage at ε under the reading (:func:`leakage`): the δ achieved.
+    objective : float
+        Its expected distortion (at most the cap, up to the solver's tolerance of about 1e-9).
+    design : PrintedResult
+    """
+
+    pmf: np.ndarray
+    delta: float
+    objective: float
+    design: Any
+
+
+def min_delta_pmf(
+    n: int,
+    *,
+    epsilon: float,
+    max_distortion: float,
+    shifts: Iterable[Any],
+    loss: Any = "er",
+    reading: Reading = "symmetric",
+    solver: Any = None,
+    time_limit: float | None = None,
+) -> MinDeltaResult:
+    r"""The modulo PMF of least PDP leakage whose expected distortion is at most a cap.
+
+    Kadam et al.'s variant (15) of the printed MILP (13): minimise δ subject to
+    :math:`\sum_\eta \rho_\eta f(\eta) \le \bar\rho` (15b) and (13b)–(13h). The δ reported is
+    the sound leakage of the PMF found.
+
+    Raises
+    ------
+    InfeasibleDesignError
+        If no PMF has distortion at most ``max_distortion`` (e.g. a negative cap).
+
+    Examples
+    --------
+    >>> r = min_delta_pmf(8, epsilon=1.5, max_distortion=1 - 0.5548, shifts=[1, 2, 3],
+    ...                   reading="paper")
+    >>> round(r.delta, 4)       # Table 1: f*(0) = 0.5548 needs delta = 0.1238
+    0.1238
+    """
+    n = _check_n(n)
+    eps = check_epsilon(epsilon, finite_exp=True)
+    mus = _check_shifts(shifts, n)
+    rd = _check_reading(reading)
+    if isinstance(max_distortion, bool) or not isinstance(max_distortion, int | float):
+        raise ParameterTypeError(
+            f"`max_distortion` must be a real number, got max_distortion={max_distortion!r}."
+        )
+    cap = float(max_distortion)
+    if not math.isfinite(cap):
+        raise ParameterError(f"`max_distortion` must be finite, got max_distortion={cap!r}.")
+    d = _dim(mus)
+    rho = distortion(n, loss, d)
+    f, res = _printed_milp(n, eps, 1.0, mus, rd, rho, solver, time_limit, rho_max=cap)
+    shaped = f.reshape((n + 1,) * d)
+    return MinDeltaResult(
+        pmf=shaped,
+        delta=leakage(shaped, epsilon=eps, shifts=mus, reading=rd),
+        objective=float(rho @ f),
+        design=res,
+    )
+
+
 #: Margin of the printed MILP's non-leaking ratios: f(eta) <= e^eps f(eta + mu) - MARGIN (as
 #: the general designer's, so that ties of the solver's float point do not count as leaks).
 MARGIN = 1e-7
@@ -443,8 +518,11 @@ def _printed_milp(
     rho: np.ndarray,
     solver: Any,
     time_limit: float | None,
+    rho_max: float | None = None,
 ) -> tuple[np.ndarray, PrintedResult]:
-    r"""Kadam et al.'s MILP (13) exactly as printed, on one PMF (n + 1 values).
+    r"""Kadam et al.'s MILP (13) exactly as printed, on one PMF (n + 1 values); with
+    ``rho_max``, its min-δ variant (15): minimise :math:`\sum_\eta y_\eta` subject to the
+    distortion :math:`\sum_\eta \rho_\eta f(\eta) \le \bar\rho` and (13b)–(13h).
 
     One indicator :math:`u_\eta` and one :math:`y_\eta` per η, shared by every μ: (13c)–(13e)
     make :math:`y_\eta = u_\eta f(\eta)`, (13f) forbids a non-leaking mass to exceed
@@ -475,9 +553,14 @@ def _printed_milp(
     f = [prob.add_variable(f"f_{e}", 0, 1) for e in range(size)]
     y = [prob.add_variable(f"y_{e}", 0, 1) for e in range(size)]
     u = [prob.add_variable(f"u_{e}", cat=pulp.LpBinary) for e in range(size)]
-    prob += pulp.lpSum(float(rho[e]) * f[e] for e in range(size))
+    distortion_sum = pulp.lpSum(float(rho[e]) * f[e] for e in range(size))
+    if rho_max is None:
+        prob += distortion_sum
+        prob += pulp.lpSum(y) <= budget, "13c_budget"
+    else:  # (15): the leaked mass is the objective, the distortion a constraint (15b)
+        prob += pulp.lpSum(y)
+        prob += distortion_sum <= rho_max, "15b"
     prob += pulp.lpSum(f) == 1, "13b"
-    prob += pulp.lpSum(y) <= budget, "13c_budget"
     for e in range(size):
         prob += y[e] - u[e] <= 0, f"13c_{e}"
         prob += u[e] + f[e] - y[e] <= 1, f"13d_{e}"
@@ -499,6 +582,8 @@ def _printed_milp(
         return leakage(pmf_d, epsilon=eps, shifts=mus, reading=reading) <= dlt
 
     lam = 0.0
+    if rho_max is not None:  # (15) reports the leakage of what it found; no repair needed
+        return pmf, PrintedResult(out.status, out.solver, out.seconds, 3 * size, lam)
     if not ok(pmf[None, :]):
         found = find_mixing(pmf[None, :], np.array([True]), ok, 1e-12)
         if found is None:  # pragma: no cover - mixing with the uniform PMF always ends private

@@ -252,3 +252,35 @@ def test_vector_graph_and_mechanism():
         modulo.graph(2, shifts=[(0, 0)])
     with pytest.raises(ParameterError, match="one length"):
         modulo.graph(2, shifts=[(0, 1), (1,)])
+
+
+# ------------------------------------------------------------------------ min-delta (15)
+@pytest.mark.parametrize("seed", range(20))
+def test_min_delta_is_the_inverse_of_the_printed_milp(seed):
+    rng = np.random.default_rng(30_000 + seed)
+    n = int(rng.integers(2, 9))
+    shifts = list(range(1, int(rng.integers(1, min(3, n) + 1)) + 1))
+    eps = float(rng.uniform(0.3, 2.0))
+    dlt = float(rng.uniform(0.0, 0.4))
+    best = modulo.optimal_pmf(n, epsilon=eps, delta=dlt, shifts=shifts, reading="paper")
+    r = modulo.min_delta_pmf(
+        n, epsilon=eps, max_distortion=best.objective + 1e-6, shifts=shifts, reading="paper"
+    )
+    # (15) finds a PMF at least as accurate with no more leakage (up to the solver's margins)
+    assert r.objective <= best.objective + 1e-6 + 1e-9
+    assert r.delta <= best.leakage + 1e-6
+    assert r.delta == modulo.leakage(r.pmf, epsilon=eps, shifts=shifts, reading="paper")
+
+
+def test_min_delta_table1_and_errors():
+    # Kadam et al., Table 1: f*(0) = 0.5575 needs delta = 0.1522 (n = 8, mu_bar = 3, eps = 1.5)
+    r = modulo.min_delta_pmf(
+        8, epsilon=1.5, max_distortion=1 - 0.5575, shifts=[1, 2, 3], reading="paper"
+    )
+    assert r.delta == pytest.approx(0.1522, abs=2e-4)
+    with pytest.raises(rdp.InfeasibleDesignError):
+        modulo.min_delta_pmf(4, epsilon=1.0, max_distortion=-0.1, shifts=[1])
+    with pytest.raises(ParameterTypeError, match="`max_distortion`"):
+        modulo.min_delta_pmf(4, epsilon=1.0, max_distortion="0.1", shifts=[1])
+    with pytest.raises(ParameterError, match="`max_distortion`"):
+        modulo.min_delta_pmf(4, epsilon=1.0, max_distortion=math.inf, shifts=[1])
