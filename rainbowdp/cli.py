@@ -9,7 +9,7 @@ r"""The ``rainbowdp`` command.
     rainbowdp design GRAPH --epsilon E [--delta D] [--method lp|milp] [--utility U]
                      [--fixed FILE] [--solver highs|cbc] [--time-limit S] -o OUT.json [--json]
     rainbowdp plot GRAPH -o OUT.png|OUT.pdf|OUT.svg [--dpi N]
-    rainbowdp reproduce fig3|fig4|fig5 [-o OUT.png|OUT.pdf|OUT.svg] [--dpi N] [--json]
+    rainbowdp reproduce fig3|fig4|fig5|table1|fig9a|...|fig13b [-o OUT.png] [--dpi N] [--json]
     rainbowdp families [--json]
     rainbowdp families NAME --n N --epsilon E [--form F] [--sigma S] [--json]
     rainbowdp --version
@@ -354,22 +354,72 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     output = (
         _check_output(args.output, IMAGE_SUFFIXES, [], "an image file") if args.output else None
     )
-    fn = {"fig3": reproduce.figure_3, "fig4": reproduce.figure_4, "fig5": reproduce.figure_5}
-    result = fn[args.figure]()
+    result = _reproducible()[args.figure][1]()
     if output is not None:
         _save_figure(result.figure, output, args.dpi)
+    if isinstance(result, reproduce.LineFigure):
+        wrote = f"; wrote {args.output}" if args.output else ""
+        data = {
+            "figure": args.figure,
+            "tau": [int(t) for t in result.tau],
+            "output": str(args.output) if args.output else None,
+        }
+        _emit(data, args.json, f"{args.figure}: tau = {tuple(data['tau'])}{wrote}")
+        return EXIT_OK
     data = {
         "figure": args.figure,
-        "tau": [int(t) for t in result.tau],
+        "name": result.name,
+        "parameters": result.parameters,
+        "deltas": list(result.deltas),
+        "pmfs": result.pmfs.tolist(),
+        "matches_paper": result.matches_paper,
         "output": str(args.output) if args.output else None,
     }
-    _emit(
-        data,
-        args.json,
-        f"{args.figure}: tau = {tuple(data['tau'])}"
-        + (f"; wrote {args.output}" if args.output else ""),
-    )
+    lines = [f"{result.name} ({args.figure})"]
+    for d, f in zip(result.deltas, result.pmfs, strict=True):
+        rounded = [round(float(x), 4) for x in f.ravel()]
+        lines.append(f"  delta = {d:g}: f* = {rounded}")
+    if result.matches_paper is not None:
+        lines.append(f"  matches the printed values: {result.matches_paper}")
+    if args.output:
+        lines.append(f"wrote {args.output}")
+    _emit(data, args.json, "\n".join(lines))
     return EXIT_OK
+
+
+def _reproducible() -> dict[str, tuple[str, Any]]:
+    """name -> (description, function returning the figure's data)."""
+    import functools
+
+    from . import reproduce as r
+
+    return {
+        "fig3": ("Gu et al., Fig. 3", r.figure_3),
+        "fig4": ("Gu et al., Fig. 4", r.figure_4),
+        "fig5": ("Gu et al., Fig. 5", r.figure_5),
+        "table1": ("Kadam et al., Table 1", r.kadam_table1),
+        "fig9a": ("Kadam et al., Fig. 9a", functools.partial(r.kadam_figure9, "a")),
+        "fig9b": ("Kadam et al., Fig. 9b", functools.partial(r.kadam_figure9, "b")),
+        "fig10a": ("Kadam et al., Fig. 10a", functools.partial(r.kadam_figure10, "a")),
+        "fig10b": ("Kadam et al., Fig. 10b", functools.partial(r.kadam_figure10, "b")),
+        "fig13a": ("Kadam et al., Fig. 13a / eq. (59)", functools.partial(r.kadam_figure13, "a")),
+        "fig13b": ("Kadam et al., Fig. 13b", functools.partial(r.kadam_figure13, "b")),
+    }
+
+
+#: The names ``rainbowdp reproduce`` accepts (see :func:`_reproducible`).
+REPRODUCIBLE_NAMES = (
+    "fig3",
+    "fig4",
+    "fig5",
+    "table1",
+    "fig9a",
+    "fig9b",
+    "fig10a",
+    "fig10b",
+    "fig13a",
+    "fig13b",
+)
 
 
 # ---------------------------------------------------------------------------------- families
@@ -677,8 +727,9 @@ def _parser() -> _Parser:
     r = sub.add_parser("reproduce", help="reproduce a figure of the papers")
     r.add_argument(
         "figure",
-        choices=["fig3", "fig4", "fig5"],
-        help="Gu et al., Figs. 3-5 (optimal line mechanisms)",
+        choices=REPRODUCIBLE_NAMES,
+        help="fig3-fig5: Gu et al. (optimal line mechanisms); table1, fig9a/b, fig10a/b, "
+        "fig13a/b: Kadam et al. (optimal modulo-addition noise)",
     )
     r.add_argument("-o", "--output", default=None, help="image file (.png, .pdf or .svg)")
     r.add_argument(

@@ -19,7 +19,13 @@ from .graph import RainbowGraph, check_graph
 from .mechanism import Mechanism, check_mechanism
 from .optimal import TAU_INFINITY, Variant, line_mechanism, prefix_sums_closed_form, tau
 
-__all__ = ["draw_rainbow_graph", "output_colors", "plot_line_mechanism"]
+__all__ = [
+    "draw_rainbow_graph",
+    "output_colors",
+    "plot_joint_pmf",
+    "plot_line_mechanism",
+    "plot_pmfs",
+]
 
 _LAYOUTS = ("spring", "kamada_kawai", "circular", "spectral", "shell")
 
@@ -267,4 +273,76 @@ def draw_rainbow_graph(
     ax.set_title(
         f"rainbow graph: {G.n_nodes} nodes, {G.n_edges} edges, {G.rainbow_table.shape[0]} rainbows"
     )
+    return fig
+
+
+def plot_pmfs(pmfs: Any, *, labels: Sequence[str] | None = None, ax: Any = None) -> Any:
+    r"""Grouped bars of one or more noise PMFs f(η), η = 0..n (e.g. Kadam et al., Figs. 9–10).
+
+    Parameters
+    ----------
+    pmfs : array_like, shape (k, n + 1) or (n + 1,)
+        One PMF per row.
+    labels : sequence of str, optional
+        One legend entry per PMF.
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> plot_pmfs([[0.5, 0.3, 0.2], [0.6, 0.3, 0.1]], labels=["a", "b"]).axes[0].get_xlabel()
+    'noise eta'
+    """
+    p = np.atleast_2d(np.asarray(pmfs, dtype=float))
+    if p.ndim != 2 or not np.all(np.isfinite(p)):
+        raise ParameterError(f"`pmfs` must be finite, of shape (k, n + 1), got shape {p.shape}.")
+    k, size = p.shape
+    if labels is not None and len(labels) != k:
+        raise ParameterError(f"`labels` must have {k} entries, got {len(labels)}.")
+    fig, ax = _axes(ax, (6.0, 3.2))
+    width = 0.8 / k
+    eta = np.arange(size)
+    for i in range(k):
+        ax.bar(
+            eta + (i - (k - 1) / 2) * width,
+            p[i],
+            width=width,
+            label=None if labels is None else labels[i],
+            edgecolor="black",
+            linewidth=0.4,
+        )
+    ax.set_xticks(eta)
+    ax.set_xlabel("noise eta")
+    ax.set_ylabel("f(eta)")
+    if labels is not None:
+        ax.legend(fontsize=8)
+    return fig
+
+
+def plot_joint_pmf(pmf: Any, *, ax: Any = None) -> Any:
+    r"""A heat map of a joint noise PMF f(η₁, η₂) of a 2-D query (e.g. Kadam et al., Fig. 13),
+    each cell labelled with its mass.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> plot_joint_pmf([[0.7, 0.1], [0.1, 0.1]]).axes[0].get_xlabel()
+    'eta_2'
+    """
+    p = np.asarray(pmf, dtype=float)
+    if p.ndim != 2 or not np.all(np.isfinite(p)):
+        raise ParameterError(f"`pmf` must be a finite 2-D array, got shape {p.shape}.")
+    fig, ax = _axes(ax, (4.2, 3.6))
+    im = ax.imshow(p, cmap="viridis", origin="upper")
+    for (i, j), v in np.ndenumerate(p):
+        ax.text(j, i, f"{v:.4f}", ha="center", va="center", fontsize=6, color="white")
+    ax.set_xlabel("eta_2")
+    ax.set_ylabel("eta_1")
+    fig.colorbar(im, ax=ax, shrink=0.8)
     return fig

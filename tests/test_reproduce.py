@@ -1,9 +1,11 @@
-"""Tests of rainbowdp.reproduce (Gu et al., Figs. 3-5) and rainbowdp.plot."""
+"""Tests of rainbowdp.reproduce (Gu et al., Figs. 3-5; Kadam et al., Table 1, Figs. 9, 10, 13) and
+rainbowdp.plot."""
 
 from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 import math
 import time
 
@@ -12,6 +14,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from rainbowdp.exceptions import ParameterError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.optimal import line_mechanism, optimal_mechanism
@@ -144,3 +147,56 @@ def test_draw_rainbow_graph_errors():
         draw_rainbow_graph(G, [[0.5, 0.5]] * 4)
     fig = draw_rainbow_graph(G, layout="spring", seed=3)
     assert fig.axes[0].get_legend() is not None
+
+
+# ------------------------------------------------------------------------ Kadam et al.
+def test_kadam_table1_and_fig10_step_lengths():
+    from rainbowdp import reproduce as r
+
+    t = r.kadam_table1()
+    assert t.matches_paper  # Kadam et al., Table 1, to the printed digits
+    # Fig. 10b caption: step lengths (1,3,3,2), (1,3,2,3), (1,3,2,2,1) at the three deltas
+    b = r.kadam_figure10("b")
+    assert [r.step_lengths(f) for f in b.pmfs] == [(1, 3, 3, 2), (1, 3, 2, 3), (1, 3, 2, 2, 1)]
+    # Fig. 10a: b = 2 steps of length 3 and a last step of r = 2 after eta = 0
+    assert r.step_lengths(r.kadam_figure10("a").pmfs[0]) == (1, 3, 3, 2)
+
+
+def test_kadam_fig9_orders_and_zeros():
+    from rainbowdp import reproduce as r
+
+    a = r.kadam_figure9("a")
+    b = r.kadam_figure9("b")
+    for f in a.pmfs:  # Kadam et al., Fig. 9a: f(0) >= f(3) >= f(6) >= f(1) >= ... >= f(5)
+        order = [0, 3, 6, 1, 4, 7, 2, 5]
+        assert all(f[i] >= f[j] - 1e-12 for i, j in itertools.pairwise(order))
+    for f in b.pmfs:  # Fig. 9b: zeros at the odd noise values
+        assert f[[1, 3, 5, 7]].max() == 0.0
+    # "as delta increases, f*(0) increases"
+    assert np.all(np.diff(a.pmfs[:, 0]) >= -1e-12) and a.pmfs[-1, 0] > a.pmfs[0, 0]
+    assert a.matches_paper is None
+
+
+def test_kadam_fig13():
+    from rainbowdp import reproduce as r
+
+    a = r.kadam_figure13("a")
+    assert a.pmfs.shape == (1, 5, 5) and a.matches_paper  # Kadam et al., eq. (59)
+    b = r.kadam_figure13("b")
+    f = b.pmfs[0]
+    second = sorted(np.argsort(-f.ravel())[1:5].tolist())
+    assert [divmod(i, 7) for i in second] == [(1, 2), (1, 5), (3, 2), (3, 5)]
+    with pytest.raises(ParameterError, match="`panel`"):
+        r.kadam_figure13("c")
+
+
+def test_cli_reproduces_kadam_table1(capsys, tmp_path):
+    import json
+
+    from rainbowdp.cli import main
+
+    assert main(["reproduce", "table1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["matches_paper"] is True and data["deltas"] == [0.0, 0.1212, 0.1238, 0.1522]
+    assert main(["reproduce", "fig13a", "-o", str(tmp_path / "f.png"), "--dpi", "20"]) == 0
+    assert (tmp_path / "f.png").stat().st_size > 0
