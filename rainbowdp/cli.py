@@ -249,9 +249,118 @@ _LP_ONLY = (
 )
 
 
+#: Options of ``design --family modulo`` (attribute, flag), refused without ``--family``.
+_FAMILY_ONLY = (
+    ("n", "--n"),
+    ("neighbourhood", "--neighbourhood"),
+    ("reading", "--reading"),
+    ("formulation", "--formulation"),
+    ("loss", "--loss"),
+)
+
+
+def _parse_neighbourhood(text: str, n: int) -> list[int]:
+    """``sd:K`` -> [K], ``bd:K`` -> [1..K], ``1,3,5`` -> [1, 3, 5]."""
+    kind, _, value = text.partition(":")
+    try:
+        if kind in ("sd", "bd") and value:
+            k = int(value)
+            return [k] if kind == "sd" else list(range(1, k + 1))
+        if not value:
+            return [int(v) for v in text.split(",")]
+    except ValueError:
+        pass
+    raise ParameterError(
+        "`--neighbourhood` must be sd:K, bd:K or a comma-separated list of shifts in 1..n, got "
+        f"--neighbourhood {text}."
+    )
+
+
+def _design_family(args: argparse.Namespace) -> int:
+    """``design --family modulo``: Kadam et al.'s optimal modulo-addition noise on 0..n."""
+    from .io import save_graph
+    from .noise import modulo
+    from .privacy import epsilon_for_delta
+
+    if args.graph is not None:
+        raise ParameterError(
+            f"`GRAPH` is not used with --family (the family builds its graph), got {args.graph}."
+        )
+    for attr, flag in (("method", "--method"), ("boundary", "--boundary"), *_LP_ONLY[:2]):
+        value = getattr(args, attr)
+        if value is not None:
+            raise ParameterError(f"`{flag}` does not apply with --family, got {flag} {value}.")
+    if args.n is None:
+        raise ParameterError("`--n` is required with --family modulo (query values 0..n).")
+    output = (
+        _check_output(args.output, DESIGN_SUFFIXES, [], "a node-link JSON file")
+        if args.output
+        else None
+    )
+    shifts = _parse_neighbourhood(args.neighbourhood or "sd:1", args.n)
+    reading = args.reading or "symmetric"
+    res = modulo.optimal_pmf(
+        args.n,
+        epsilon=args.epsilon,
+        delta=args.delta,
+        shifts=shifts,
+        loss=args.loss or "er",
+        reading=reading,
+        formulation=args.formulation or "printed",
+        solver=args.solver,
+        time_limit=args.time_limit,
+    )
+    M = modulo.mechanism(res.pmf, shifts=shifts, reading=reading)
+    dp = modulo.dp_delta(res.pmf, epsilon=args.epsilon, shifts=shifts, reading=reading)
+    eps_at = float(epsilon_for_delta(M, args.delta))
+    info = {
+        "family": "modulo",
+        "n": args.n,
+        "shifts": shifts,
+        "reading": reading,
+        "formulation": args.formulation or "printed",
+        "loss": args.loss or "er",
+        "pmf": res.pmf.tolist(),
+        "objective": res.objective,
+        "pdp_leakage": res.leakage,
+        "dp_delta": dp,
+        "epsilon_for_delta": eps_at if math.isfinite(eps_at) else None,
+        "output": str(args.output) if output else None,
+    }
+    if output is not None:
+        save_graph(
+            M.graph,
+            output,
+            mechanism=M,
+            metadata={"design": _json_safe({k: v for k, v in info.items() if k != "output"})},
+        )
+    text = (
+        f"optimal modulo-addition noise, n = {args.n}, shifts {shifts} ({reading} reading, "
+        f"{info['formulation']} formulation, loss {info['loss']}):\n"
+        f"  f* = {[round(float(x), 4) for x in res.pmf]}\n"
+        f"  expected distortion {res.objective:.6g}; PDP leakage at epsilon {args.epsilon:g}: "
+        f"{res.leakage:.6g} (<= delta {args.delta:g}); exact DP delta {dp:.6g}; smallest "
+        f"epsilon at delta {args.delta:g}: {eps_at:.6g}"
+    )
+    if output is not None:
+        text += f"\nwrote {args.output}"
+    _emit(info, args.json, text)
+    return EXIT_OK
+
+
 def _cmd_design(args: argparse.Namespace) -> int:
     from .io import load, load_assignment, save_graph
 
+    if args.family is not None:
+        return _design_family(args)
+    for attr, flag in _FAMILY_ONLY:
+        value = getattr(args, attr)
+        if value is not None:
+            raise ParameterError(f"`{flag}` applies with --family only, got {flag} {value}.")
+    if args.graph is None:
+        raise ParameterError("`GRAPH` is required (a graph file), unless --family is given.")
+    if args.output is None:
+        raise ParameterError("`-o/--output` is required (the output graph file).")
     method = args.method or ("closed-form" if args.boundary else "lp")
     if method == "closed-form":
         if not args.boundary:
@@ -680,7 +789,7 @@ def _parser() -> _Parser:
     v.set_defaults(func=_cmd_verify)
 
     g = sub.add_parser("design", help="design an optimal mechanism and write it to a file")
-    g.add_argument("graph")
+    g.add_argument("graph", nargs="?", default=None, help="graph file (not with --family)")
     g.add_argument(
         "--method",
         choices=["closed-form", "lp", "milp"],
@@ -712,8 +821,27 @@ def _parser() -> _Parser:
         default=None,
         help="lp/milp only: seconds",
     )
-    g.add_argument("-o", "--output", required=True, help="output graph file (.json)")
+    g.add_argument(
+        "-o", "--output", default=None, help="output graph file (.json); optional with --family"
+    )
     g.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
+    g.add_argument(
+        "--family",
+        choices=["modulo"],
+        default=None,
+        help="design a family's optimum instead of reading GRAPH: modulo = Kadam et al.'s "
+        "modulo-addition noise on 0..n (MILP (13) / LP (14))",
+    )
+    g.add_argument("--n", type=int, default=None, help="--family modulo: query values 0..n")
+    g.add_argument(
+        "--neighbourhood",
+        default=None,
+        help="--family modulo: sd:K (single distance), bd:K (shifts 1..K) or a list 1,3,5 "
+        "(default sd:1)",
+    )
+    g.add_argument("--reading", choices=["symmetric", "paper"], default=None)
+    g.add_argument("--formulation", choices=["printed", "definition"], default=None)
+    g.add_argument("--loss", choices=["er", "mse", "abs"], default=None)
     g.set_defaults(func=_cmd_design)
 
     pl = sub.add_parser("plot", help="draw a rainbow graph and its mechanism")

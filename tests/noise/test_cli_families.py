@@ -123,3 +123,60 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1, err
     assert needle in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------------ design --family modulo
+def test_design_family_modulo_reproduces_table1(capsys, tmp_path):
+    out = tmp_path / "mod.json"
+    argv = ["design", "--family", "modulo", "--n", "8", "--neighbourhood", "bd:3"]
+    argv += ["--epsilon", "1.5", "--delta", "0.1238", "--reading", "paper", "-o", str(out)]
+    code, text, err = run(capsys, *argv, "--json")
+    assert code == 0 and err == ""
+    data = json.loads(text)
+    # Kadam et al., Table 1, delta = 0.1238 column
+    assert data["pmf"][:7] == pytest.approx(
+        [0.5548, 0.1238, 0.1238, 0.1238, 0.0276, 0.0276, 0.0062], abs=5e-5
+    )
+    assert data["pdp_leakage"] <= 0.1238 and data["dp_delta"] <= data["pdp_leakage"]
+    assert data["shifts"] == [1, 2, 3] and data["formulation"] == "printed"
+    # the written mechanism verifies on its own (directed) graph
+    code, _, _ = run(capsys, "verify", str(out), "--epsilon", "1.5", "--delta", "0.1238")
+    assert code == 0
+    code, text, _ = run(capsys, *argv[:-2])  # without -o: printed only
+    assert code == 0 and "0.5548" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["design", "--family", "modulo", "--epsilon", "1"], "`--n`"),
+        (["design", "--epsilon", "1", "-o", "x.json"], "`GRAPH`"),
+        (["design", "g.json", "--epsilon", "1"], "`-o/--output`"),
+        (
+            ["design", "--family", "modulo", "--n", "4", "--neighbourhood", "xx", "--epsilon", "1"],
+            "`--neighbourhood`",
+        ),
+        (
+            [
+                "design",
+                "--family",
+                "modulo",
+                "--n",
+                "4",
+                "--neighbourhood",
+                "sd:9",
+                "--epsilon",
+                "1",
+            ],
+            "`shifts`",
+        ),
+        (
+            ["design", "--family", "modulo", "--n", "4", "--utility", "rank", "--epsilon", "1"],
+            "`--utility`",
+        ),
+        (["design", "g.json", "--n", "4", "--epsilon", "1", "-o", "x.json"], "`--n`"),
+    ],
+)
+def test_design_family_errors(capsys, argv, needle):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and needle in err and err.count("\n") == 1
