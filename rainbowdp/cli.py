@@ -259,7 +259,7 @@ _FAMILY_ONLY = (
 )
 
 
-def _parse_neighbourhood(text: str, n: int) -> list[int]:
+def _parse_neighbourhood(text: str) -> list[int]:
     """``sd:K`` -> [K], ``bd:K`` -> [1..K], ``1,3,5`` -> [1, 3, 5]."""
     kind, _, value = text.partition(":")
     try:
@@ -297,7 +297,7 @@ def _design_family(args: argparse.Namespace) -> int:
         if args.output
         else None
     )
-    shifts = _parse_neighbourhood(args.neighbourhood or "sd:1", args.n)
+    shifts = _parse_neighbourhood(args.neighbourhood or "sd:1")
     reading = args.reading or "symmetric"
     res = modulo.optimal_pmf(
         args.n,

@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import sys
 from abc import ABC, abstractmethod
 from typing import Any, Literal, get_args
 
@@ -79,9 +78,6 @@ Form = Literal["truncated", "clamped", "folded", "modular"]
 #: The forms, in documentation order.
 FORMS: tuple[str, ...] = get_args(Form)
 
-#: Smallest positive normal float64 and its logarithm: below it a float keeps fewer than 53 bits.
-TINY = sys.float_info.min
-LOG_TINY = math.log(TINY)
 #: Entries positive in the exact law but smaller than this are stored as this (module notes).
 FLOOR = 2.0**-1000
 #: Largest |answer| and |output| accepted: integers of this size are exact in float64.
@@ -703,7 +699,7 @@ def _noise_rows(fn: Any, ua: np.ndarray, lo: int, q: int) -> np.ndarray:
 def _truncated(
     law: NoiseLaw, ua: np.ndarray, lo: int, q: int
 ) -> tuple[np.ndarray, np.ndarray | bool | None]:
-    """Truncated rows, and whether some entry may lie below TINY."""
+    """Truncated rows, and whether some entry may lie below FLOOR."""
     hi = lo + q - 1
     probe = np.array([lo - int(ua[-1]), hi - int(ua[0])], dtype=np.int64)
     exact = law.exponents(probe) if law.full_support else None
