@@ -16,6 +16,7 @@ import pytest
 import rainbowdp as rdp
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
 from rainbowdp.noise import modulo
+from rainbowdp.reproduce import step_lengths
 
 # Kadam et al., Table 1: n = 8, BD with mu_bar = 3, epsilon = 1.5, columns by delta.
 TABLE1 = {
@@ -178,7 +179,7 @@ def test_other_losses(loss):
         (lambda: modulo.distortion(3, "l2"), ParameterError, "`loss`"),
         (lambda: modulo.distortion(3, [1, 2]), ParameterError, "`loss`"),
         (lambda: modulo.sd_pmf(4, epsilon=0.0, mu=1), ParameterError, "`epsilon`"),
-        (lambda: modulo.bd_pmf(4, epsilon=1.0, delta=0.1, mu_bar=2), ParameterError, "`delta`"),
+        (lambda: modulo.bd_pmf(4, epsilon=1.0, delta=-0.1, mu_bar=2), ParameterError, "`delta`"),
         (
             lambda: modulo.optimal_pmf(4, epsilon=1, delta=0.1, shifts=[1], formulation="x"),
             ParameterError,
@@ -284,3 +285,192 @@ def test_min_delta_table1_and_errors():
         modulo.min_delta_pmf(4, epsilon=1.0, max_distortion="0.1", shifts=[1])
     with pytest.raises(ParameterError, match="`max_distortion`"):
         modulo.min_delta_pmf(4, epsilon=1.0, max_distortion=math.inf, shifts=[1])
+
+
+# ------------------------------------------------------------------------ Theorem 3 (BD, delta > 0)
+def _random_bd(seed: int):
+    """A BD instance inside Theorem 3's hypothesis b + r < mu_bar, n = b mu_bar + r."""
+    rng = np.random.default_rng(40_000 + seed)
+    mu_bar = int(rng.integers(2, 8))
+    b = int(rng.integers(1, mu_bar))
+    r = int(rng.integers(0, mu_bar - b))
+    eps = float(rng.uniform(0.05, 3.0))
+    dlt = float(rng.choice([rng.uniform(0, 1), 10 ** rng.uniform(-4, 0)]))
+    return b * mu_bar + r, mu_bar, eps, dlt
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_theorem3_equals_the_milp(seed):
+    n, mu_bar, eps, dlt = _random_bd(seed)
+    shifts = range(1, mu_bar + 1)
+    f = modulo.bd_pmf(n, epsilon=eps, delta=dlt, mu_bar=mu_bar)
+    assert np.all(f >= 0) and f.sum() == pytest.approx(1.0, abs=1e-12)
+    assert modulo.leakage(f, epsilon=eps, shifts=shifts, reading="paper") <= dlt
+    r = modulo.optimal_pmf(n, epsilon=eps, delta=dlt, shifts=shifts, reading="paper")
+    # Theorem 3 (rebuilt) = MILP (13). The MILP keeps a margin of 1e-7 on every non-leaking
+    # ratio, which costs it up to ~1e-5 of f(0) at large e^eps (see the next test); the closed
+    # form is never below it.
+    assert f[0] >= r.pmf[0] - 1e-9
+    assert f[0] - r.pmf[0] <= 2e-5
+
+
+def test_theorem3_gap_to_the_milp_is_the_milps_margin(monkeypatch):
+    # the instance of the previous test with the largest gap (1.2e-5 at MARGIN = 1e-7)
+    n, mu_bar, eps, dlt = 30, 6, 2.4570335417605436, 0.5822445952286395
+    f0 = modulo.bd_pmf(n, epsilon=eps, delta=dlt, mu_bar=mu_bar)[0]
+    gaps = []
+    for margin in (1e-7, 1e-9):
+        monkeypatch.setattr(modulo, "MARGIN", margin)
+        r = modulo.optimal_pmf(n, epsilon=eps, delta=dlt, shifts=range(1, 7), reading="paper")
+        gaps.append(f0 - r.pmf[0])
+    assert gaps[0] > 1e-5 and 0 <= gaps[1] < 2e-6
+
+
+def _printed_lengths(b: int, r: int, mu_bar: int, h: int, j: int) -> list[int]:
+    """Step lengths l_0..l_{b+1} of Theorem 3's k-th flat region (h, j), eqs. (31)-(32)."""
+    u = 1 if j != h else 0
+    mid = [
+        mu_bar if i <= b - h or (i == b - h + j + 1 and j != h) else mu_bar - 1
+        for i in range(1, b + 1)
+    ]
+    return [1, *mid, r + h - u]
+
+
+def _staircase(lengths: list[int], eps: float) -> np.ndarray:
+    # (30), at a hair below eps so that the ratios e^eps are not float ties (counted as leaks)
+    eps = rdp.noise.build_epsilon(eps)
+    f = np.repeat(np.exp(-eps * np.arange(len(lengths))), lengths)
+    return f / f.sum()  # (34) by normalising the lengths (ERRATA item 5)
+
+
+def test_theorem3_as_printed_misses_layouts_and_leaks():
+    # n = 29, mu_bar = 7 (b = 4, r = 1, b + r < mu_bar), eps = 1
+    n, mu_bar, eps = 29, 7, 1.0
+    b, r = divmod(n, mu_bar)
+    shifts = range(1, mu_bar + 1)
+    x = math.exp(-eps)
+    # at delta = 0.078 the printed path is in flat region (3, 1): (37c) puts its lower
+    # breakpoint at phi_0 e^{-(b-h) eps} xi_1 = 0.0756 ...
+    f31 = _staircase(_printed_lengths(b, r, mu_bar, 3, 1), eps)
+    printed_lower = f31[0] * x ** (b - 3)
+    upper22 = _staircase(_printed_lengths(b, r, mu_bar, 2, 2), eps)[0] * x ** (b - 3)  # (37b)
+    assert upper22 < printed_lower == pytest.approx(0.07561, abs=1e-5)
+    assert printed_lower < 0.078 and f31[0] == pytest.approx(0.205517, abs=1e-6)
+    # ... but that layout leaks the last masses of steps 1 and 3, xi_3 - e^-eps and not xi_1:
+    # 0.0858 > 0.078, so the printed PMF is not private there
+    leak = modulo.leakage(f31, epsilon=eps, shifts=shifts, reading="paper")
+    assert leak == pytest.approx(f31[0] * x ** (b - 3) * (1 + x**2), rel=1e-9)
+    assert leak == pytest.approx(0.08584, abs=1e-5)
+    # the optimum shortens step 2 alone, a layout the printed path never visits: f(0) =
+    # 0.205029, leaking 0.0754, and the MILP (13) agrees
+    f = modulo.bd_pmf(n, epsilon=eps, delta=0.078, mu_bar=mu_bar)
+    assert f[0] == pytest.approx(0.205029, abs=1e-6)
+    assert modulo.leakage(f, epsilon=eps, shifts=shifts, reading="paper") <= 0.078
+    r13 = modulo.optimal_pmf(n, epsilon=eps, delta=0.078, shifts=shifts, reading="paper")
+    assert r13.pmf[0] == pytest.approx(0.205029, abs=2e-6)
+    assert step_lengths(r13.pmf, tol=1e-6)[:3] == (1, 7, 6)
+
+
+def test_theorem3_regions():
+    n, mu_bar, eps = 29, 7, 1.0
+    f0 = [modulo.bd_pmf(n, epsilon=eps, delta=d, mu_bar=mu_bar)[0] for d in (1e-3, 0.3, 1.0)]
+    assert f0[0] == pytest.approx(modulo.bd_pmf(n, epsilon=eps, mu_bar=mu_bar)[0], rel=1e-9)
+    assert f0[1] == pytest.approx(0.3, abs=1e-9)  # part (c): f*(0) = delta, (40)
+    assert f0[2] == pytest.approx(1.0, abs=1e-11)
+    # mu_bar = 1 is the SD neighbourhood {1}
+    np.testing.assert_array_equal(
+        modulo.bd_pmf(6, epsilon=1.0, delta=0.1, mu_bar=1),
+        modulo.sd_pmf(6, epsilon=1.0, delta=0.1, mu=1),
+    )
+    # outside the hypothesis b + r < mu_bar (Table 1's n = 8, mu_bar = 3: b + r = 4)
+    with pytest.raises(ParameterError, match=r"b \+ r < mu_bar.*optimal_pmf"):
+        modulo.bd_pmf(8, epsilon=1.5, delta=0.1212, mu_bar=3)
+    with pytest.raises(ParameterError, match="shortening sets"):
+        modulo.bd_pmf(23 * 24, epsilon=1.0, delta=0.1, mu_bar=24)
+
+
+def test_asymptotics_44_to_54():
+    # (44)/(47): Lemma 3 and Lemma 4 error rates tend to mu_bar e^-eps / (mu_bar e^-eps + 1 -
+    # e^-eps); at eps = 0.5 < ln 2 the limit is 0.6065 > 0.5, the cap printed in (44) (ERRATA 6)
+    for eps, mu_bar in [(0.5, 1), (1.0, 1), (0.5, 3), (2.0, 3)]:
+        lim = modulo.asymptotic_error_rate(eps, mu_bar=mu_bar)
+        if mu_bar == 1:
+            rho = 1 - modulo.sd_pmf(400, epsilon=eps, mu=1)[0]
+        else:
+            rho = 1 - modulo.bd_pmf(400, epsilon=eps, mu_bar=mu_bar)[0]
+        assert rho == pytest.approx(lim, abs=1e-9)
+    assert modulo.asymptotic_error_rate(0.5) == pytest.approx(math.exp(-0.5))
+    assert modulo.asymptotic_error_rate(0.5) > 0.5
+    assert modulo.asymptotic_error_rate(1.0, mu_bar=3) > 0.5  # eps < ln 4
+    # (51): the SD flat regions hold f(0) = (1 - e^-eps) / (1 - e^-(i+1)eps), i = n - k
+    n, eps = 9, 0.8
+    for i in range(1, n):
+        lower = math.exp(-i * eps) * -math.expm1(-eps) / -math.expm1(-(i + 1) * eps)  # (19c)
+        f0 = modulo.sd_pmf(n, epsilon=eps, delta=lower * 1.0001, mu=1)[0]
+        assert f0 == pytest.approx(-math.expm1(-eps) / -math.expm1(-(i + 1) * eps), rel=1e-9)
+    # (53) is not the limit of (34) along the printed lengths (31) as b -> oo (c = b - h)
+    mu_bar, eps, e = 3, 1.0, math.exp(-1.0)
+    for c, j in [(1, 1), (2, 1), (2, 2)]:
+        b = 200
+        limit = _staircase(_printed_lengths(b, 0, mu_bar, b - c, j), eps)[0]
+        ours = 1 / (1 + (mu_bar * e - e ** (c + 1)) / (1 - e) + e ** (c + j + 1))
+        printed = (1 - e) / (mu_bar * e + 1 - e * (1 + e ** (c + j)))  # (53)
+        assert limit == pytest.approx(ours, rel=1e-12)
+        assert abs(printed - limit) > 4e-3  # e.g. c = j = 1: 0.37493 printed, 0.38735
+
+
+# ------------------------------------------------------------------------ Corollaries 1 and 2
+@pytest.mark.parametrize("seed", range(60))
+def test_corollary1_inverts_theorem2(seed):
+    n, mu, eps, _ = _random_sd(seed, True)
+    rho = float(np.random.default_rng(seed).uniform(0, 1))
+    d = modulo.sd_min_delta(n, epsilon=eps, error_rate=rho, mu=mu)
+    assert 0 <= d <= 1
+    tau = 1 - rho
+    assert modulo.sd_pmf(n, epsilon=eps, delta=min(1.0, d * (1 + 1e-9) + 1e-12), mu=mu)[0] >= (
+        tau - 1e-9
+    )
+    if d > 1e-9:
+        assert modulo.sd_pmf(n, epsilon=eps, delta=d * (1 - 1e-6), mu=mu)[0] < tau
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_corollary2_inverts_theorem3(seed):
+    n, mu_bar, eps, _ = _random_bd(seed)
+    rho = float(np.random.default_rng(seed).uniform(0, 1))
+    d = modulo.bd_min_delta(n, epsilon=eps, error_rate=rho, mu_bar=mu_bar)
+    assert 0 <= d <= 1
+    tau = 1 - rho
+    f = modulo.bd_pmf(n, epsilon=eps, delta=min(1.0, d * (1 + 1e-9) + 1e-12), mu_bar=mu_bar)
+    assert f[0] >= tau - 1e-9
+    if d > 1e-9:
+        assert modulo.bd_pmf(n, epsilon=eps, delta=d * (1 - 1e-6), mu_bar=mu_bar)[0] < tau
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_corollaries_equal_the_min_delta_milp(seed):
+    rng = np.random.default_rng(50_000 + seed)
+    eps, rho = float(rng.uniform(0.5, 2.0)), float(rng.uniform(0.2, 0.7))
+    if seed % 2:
+        n, mu = int(rng.integers(3, 10)), 1
+        d = modulo.sd_min_delta(n, epsilon=eps, error_rate=rho, mu=mu)
+        shifts = [mu]
+    else:
+        n, mu_bar = 29, 7
+        d = modulo.bd_min_delta(n, epsilon=eps, error_rate=rho, mu_bar=mu_bar)
+        shifts = list(range(1, mu_bar + 1))
+    r = modulo.min_delta_pmf(n, epsilon=eps, max_distortion=rho, shifts=shifts, reading="paper")
+    assert r.delta == pytest.approx(d, abs=1e-5)  # (15) = Corollary 1 / 2
+
+
+def test_corollary_errors():
+    with pytest.raises(ParameterError, match="`error_rate`"):
+        modulo.sd_min_delta(5, epsilon=1.0, error_rate=1.5, mu=1)
+    with pytest.raises(ParameterTypeError, match="`error_rate`"):
+        modulo.bd_min_delta(5, epsilon=1.0, error_rate="0.3", mu_bar=2)
+    with pytest.raises(ParameterError, match=r"b \+ r < mu_bar"):
+        modulo.bd_min_delta(8, epsilon=1.0, error_rate=0.3, mu_bar=3)
+    assert modulo.bd_min_delta(8, epsilon=1.0, error_rate=0.3, mu_bar=1) == (
+        modulo.sd_min_delta(8, epsilon=1.0, error_rate=0.3, mu=1)
+    )
+    assert modulo.sd_min_delta(5, epsilon=1.0, error_rate=0.0, mu=1) == 1.0
