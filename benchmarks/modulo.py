@@ -6,8 +6,9 @@ measured in this run; times are the minimum and the median of ``--repeats`` runs
 (1) MILP (13) exactly as printed, BD neighbourhood mu_bar = 3 (paper reading), epsilon = 1,
     delta = 0.05, error rate, n = 8 ... 512: time to proven optimality with the default solver
     (HiGHS when installed). Target: n = 512 under 5 s.
-(2) Closed forms against the optimisation at n = 128: Lemma 3 / Theorem 2 (SD, mu = 5) and
-    Lemma 4 (BD, mu_bar = 3, delta = 0) against optimal_pmf on the same instance: speed-up
+(2) Closed forms against the optimisation at n = 128: Lemma 3 / Theorem 2 (SD, mu = 5),
+    Theorem 3 (BD, mu_bar = 16, so that b + r < mu_bar) and Lemma 4 (BD, mu_bar = 3,
+    delta = 0) against optimal_pmf on the same instance: speed-up
     and |f*(0) difference|. Target: >= 1000x faster, same f*(0) to 1e-9 (the solver's margin
     of 1e-7 on non-leaking ratios bounds how close the MILP can come).
 """
@@ -50,6 +51,13 @@ def part_closed(repeats: int) -> None:
             "Theorem 2, SD mu = 5, delta = 0.05",
             lambda: modulo.sd_pmf(n, epsilon=1.0, delta=0.05, mu=5),
             lambda: modulo.optimal_pmf(n, epsilon=1.0, delta=0.05, shifts=[5], reading="paper"),
+        ),
+        (
+            "Theorem 3, BD mu_bar = 16, d = 0.05",
+            lambda: modulo.bd_pmf(n, epsilon=1.0, delta=0.05, mu_bar=16),
+            lambda: modulo.optimal_pmf(
+                n, epsilon=1.0, delta=0.05, shifts=range(1, 17), reading="paper"
+            ),
         ),
         (
             "Lemma 4, BD mu_bar = 3, delta = 0",

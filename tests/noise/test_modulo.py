@@ -474,3 +474,26 @@ def test_corollary_errors():
         modulo.sd_min_delta(8, epsilon=1.0, error_rate=0.3, mu=1)
     )
     assert modulo.sd_min_delta(5, epsilon=1.0, error_rate=0.0, mu=1) == 1.0
+
+
+def test_theorem3_eq_35_36_wrong_when_j_equals_h():
+    # ERRATA item 5: phi_0 by (34)-(36) equals the normalised lengths (31) only for j != h
+    b, r, mu_bar, eps = 4, 1, 7, 1.0
+
+    def e(i):
+        return math.exp(-i * eps)
+
+    def xi(a):
+        return sum(e(i) for i in range(a))
+
+    for h in range(1, b):
+        for j in range(1, h + 1):
+            u = 1 if j != h else 0
+            alpha = e(1) * xi(b) - (1 - u) * e(b - h + j + 1)  # (35)
+            beta = 1 + e(b - h + 1) * (e(j) - xi(h)) + (r + h - u) * e(b + 1)  # (36)
+            lengths = _printed_lengths(b, r, mu_bar, h, j)
+            normalised = 1 / sum(ell * e(i) for i, ell in enumerate(lengths))
+            if j != h:
+                assert 1 / (mu_bar * alpha + beta) == pytest.approx(normalised, rel=1e-12)
+            else:  # e.g. (h, j) = (1, 1): 0.201859 printed, 0.200225 normalised
+                assert 1 / (mu_bar * alpha + beta) > normalised + 1e-3
