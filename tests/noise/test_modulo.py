@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rainbowdp as rdp
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
@@ -120,9 +122,26 @@ def test_lemma3_equals_the_lp(seed):
     assert modulo.leakage(f, epsilon=eps, shifts=[mu], reading="paper") == 0.0
 
 
-@pytest.mark.parametrize("seed", range(200))
-def test_theorem2_equals_the_milp(seed):
-    n, mu, eps, dlt = _random_sd(seed, False)
+#: hypothesis settings of the closed-form-vs-solver tests: 200 examples, reproducible
+CLOSED_FORM = settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+DELTAS = st.one_of(
+    st.floats(0.0, 1.0, exclude_min=True), st.floats(-4.0, 0.0).map(lambda t: 10.0**t)
+)
+
+
+@CLOSED_FORM
+@given(
+    st.integers(1, 11).flatmap(lambda n: st.tuples(st.just(n), st.integers(1, n))),
+    st.floats(0.05, 3.0),
+    DELTAS,
+)
+def test_theorem2_equals_the_milp(n_mu, eps, dlt):
+    n, mu = n_mu
     f = modulo.sd_pmf(n, epsilon=eps, delta=dlt, mu=mu)
     assert np.all(f >= 0) and f.sum() == pytest.approx(1.0, abs=1e-12)
     r = modulo.optimal_pmf(n, epsilon=eps, delta=dlt, shifts=[mu], reading="paper")
@@ -299,19 +318,29 @@ def _random_bd(seed: int):
     return b * mu_bar + r, mu_bar, eps, dlt
 
 
-@pytest.mark.parametrize("seed", range(200))
-def test_theorem3_equals_the_milp(seed):
-    n, mu_bar, eps, dlt = _random_bd(seed)
+#: (mu_bar, b, r) with b + r < mu_bar (Theorem 3's hypothesis)
+BD_LAYOUTS = st.integers(2, 7).flatmap(
+    lambda m: st.integers(1, m - 1).flatmap(
+        lambda b: st.tuples(st.just(m), st.just(b), st.integers(0, m - b - 1))
+    )
+)
+
+
+@CLOSED_FORM
+@given(BD_LAYOUTS, st.floats(0.05, 3.0), DELTAS)
+def test_theorem3_equals_the_milp(layout, eps, dlt):
+    mu_bar, b, r = layout
+    n = b * mu_bar + r
     shifts = range(1, mu_bar + 1)
     f = modulo.bd_pmf(n, epsilon=eps, delta=dlt, mu_bar=mu_bar)
     assert np.all(f >= 0) and f.sum() == pytest.approx(1.0, abs=1e-12)
     assert modulo.leakage(f, epsilon=eps, shifts=shifts, reading="paper") <= dlt
-    r = modulo.optimal_pmf(n, epsilon=eps, delta=dlt, shifts=shifts, reading="paper")
+    r13 = modulo.optimal_pmf(n, epsilon=eps, delta=dlt, shifts=shifts, reading="paper")
     # Theorem 3 (rebuilt) = MILP (13). The MILP keeps a margin of 1e-7 on every non-leaking
     # ratio, which costs it up to ~1e-5 of f(0) at large e^eps (see the next test); the closed
     # form is never below it.
-    assert f[0] >= r.pmf[0] - 1e-9
-    assert f[0] - r.pmf[0] <= 2e-5
+    assert f[0] >= r13.pmf[0] - 1e-9
+    assert f[0] - r13.pmf[0] <= 2e-5
 
 
 def test_theorem3_gap_to_the_milp_is_the_milps_margin(monkeypatch):
