@@ -9,7 +9,7 @@ r"""The ``rainbowdp`` command.
     rainbowdp design GRAPH --epsilon E [--delta D] [--method lp|milp] [--utility U]
                      [--fixed FILE] [--solver highs|cbc] [--time-limit S] -o OUT.json [--json]
     rainbowdp plot GRAPH -o OUT.png|OUT.pdf|OUT.svg [--dpi N]
-    rainbowdp reproduce fig3|fig4|fig5|table1|fig9a|...|fig13b [-o OUT.png] [--dpi N] [--json]
+    rainbowdp reproduce fig3|fig4|fig5|table1|fig5a|...|fig14 [-o OUT.png] [--dpi N] [--json]
     rainbowdp families [--json]
     rainbowdp families NAME --n N --epsilon E [--form F] [--sigma S] [--json]
     rainbowdp --version
@@ -475,6 +475,11 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         }
         _emit(data, args.json, f"{args.figure}: tau = {tuple(data['tau'])}{wrote}")
         return EXIT_OK
+    if isinstance(result, reproduce.CurveFigure):
+        data = {"figure": args.figure, **result.to_dict()}
+        data["output"] = str(args.output) if args.output else None
+        _emit(data, args.json, _curve_text(result, args.figure, args.output))
+        return EXIT_OK
     data = {
         "figure": args.figure,
         "name": result.name,
@@ -496,6 +501,34 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _rounded(values: Any) -> list:
+    return [None if not math.isfinite(float(v)) else round(float(v), 4) for v in values]
+
+
+def _curve_text(result: Any, figure: str, output: str | None) -> str:
+    """The text report of a CurveFigure: each panel's grid and series (4 decimals; None where
+    undefined) and the findings that are numbers or tables of numbers."""
+    lines = [f"{result.name} ({figure})"]
+    for p in result.panels:
+        lines.append(f"  [{p.title}]")
+        lines.append(f"    {p.xlabel}: {_rounded(p.x)}")
+        for label, values in p.series.items():
+            lines.append(f"    {label}: {_rounded(values)}")
+    for key, value in result.findings.items():
+        if isinstance(value, int | float):
+            lines.append(f"  {key}: {round(float(value), 6)}")
+        elif isinstance(value, dict) and all(isinstance(v, int | float) for v in value.values()):
+            shown = {k: round(float(v), 6) for k, v in value.items()}
+            lines.append(f"  {key}: {shown}")
+        elif isinstance(value, dict) and all(
+            isinstance(v, list) and all(isinstance(x, int) for x in v) for v in value.values()
+        ):
+            lines.append(f"  {key}: {value}")
+    if output:
+        lines.append(f"wrote {output}")
+    return "\n".join(lines)
+
+
 def _reproducible() -> dict[str, tuple[str, Any]]:
     """name -> (description, function returning the figure's data)."""
     import functools
@@ -513,6 +546,17 @@ def _reproducible() -> dict[str, tuple[str, Any]]:
         "fig10b": ("Kadam et al., Fig. 10b", functools.partial(r.kadam_figure10, "b")),
         "fig13a": ("Kadam et al., Fig. 13a / eq. (59)", functools.partial(r.kadam_figure13, "a")),
         "fig13b": ("Kadam et al., Fig. 13b", functools.partial(r.kadam_figure13, "b")),
+        "fig5a": ("Kadam et al., Fig. 5a", functools.partial(r.kadam_figure5, "a")),
+        "fig5b": ("Kadam et al., Fig. 5b", functools.partial(r.kadam_figure5, "b")),
+        "fig6": ("Kadam et al., Fig. 6 (clamping)", r.kadam_figure6),
+        "fig7a": ("Kadam et al., Fig. 7a", functools.partial(r.kadam_figure7, "a")),
+        "fig7b": ("Kadam et al., Fig. 7b", functools.partial(r.kadam_figure7, "b")),
+        "fig8": ("Kadam et al., Fig. 8", r.kadam_figure8),
+        "fig11a": ("Kadam et al., Fig. 11a", functools.partial(r.kadam_figure11, "a")),
+        "fig11b": ("Kadam et al., Fig. 11b", functools.partial(r.kadam_figure11, "b")),
+        "fig12a": ("Kadam et al., Fig. 12a", functools.partial(r.kadam_figure12, "a")),
+        "fig12b": ("Kadam et al., Fig. 12b", functools.partial(r.kadam_figure12, "b")),
+        "fig14": ("Kadam et al., Fig. 14 (synthetic data)", r.kadam_figure14),
     }
 
 
@@ -528,6 +572,17 @@ REPRODUCIBLE_NAMES = (
     "fig10b",
     "fig13a",
     "fig13b",
+    "fig5a",
+    "fig5b",
+    "fig6",
+    "fig7a",
+    "fig7b",
+    "fig8",
+    "fig11a",
+    "fig11b",
+    "fig12a",
+    "fig12b",
+    "fig14",
 )
 
 
@@ -857,7 +912,9 @@ def _parser() -> _Parser:
         "figure",
         choices=REPRODUCIBLE_NAMES,
         help="fig3-fig5: Gu et al. (optimal line mechanisms); table1, fig9a/b, fig10a/b, "
-        "fig13a/b: Kadam et al. (optimal modulo-addition noise)",
+        "fig13a/b: Kadam et al. (optimal modulo-addition noise); fig5a/b, fig6, fig7a/b, fig8, "
+        "fig11a/b, fig12a/b, fig14: Kadam et al. (comparisons, clamping, sweeps; fig14 on "
+        "synthetic data)",
     )
     r.add_argument("-o", "--output", default=None, help="image file (.png, .pdf or .svg)")
     r.add_argument(

@@ -22,6 +22,7 @@ from .optimal import TAU_INFINITY, Variant, line_mechanism, prefix_sums_closed_f
 __all__ = [
     "draw_rainbow_graph",
     "output_colors",
+    "plot_curves",
     "plot_joint_pmf",
     "plot_line_mechanism",
     "plot_pmfs",
@@ -345,4 +346,90 @@ def plot_joint_pmf(pmf: Any, *, ax: Any = None) -> Any:
     ax.set_xlabel("eta_2")
     ax.set_ylabel("eta_1")
     fig.colorbar(im, ax=ax, shrink=0.8)
+    return fig
+
+
+def plot_curves(
+    x: Any,
+    series: Mapping[str, Any],
+    *,
+    ax: Any = None,
+    step: bool = False,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    title: str | None = None,
+) -> Any:
+    r"""Curves sharing one x grid, one per labelled series (e.g. Kadam et al., Figs. 5-7, 11,
+    12).
+
+    A series whose label contains "optimal" is drawn thick and black, one containing
+    "clamped" or "truncated" dashed, one containing "unclamped" dotted; series whose labels
+    agree up to the first comma ("geometric, clamped" and "geometric, modular") share a
+    colour. NaN values leave gaps.
+
+    Parameters
+    ----------
+    x : array_like, shape (m,)
+        The grid.
+    series : mapping str -> array_like of shape (m,)
+        The curves.
+    ax : matplotlib.axes.Axes, optional
+    step : bool, default False
+        Draw steps (``where="post"``) instead of straight segments, for piecewise-constant
+        curves such as a PDP leakage.
+    xlabel, ylabel, title : str, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not a finite 1-D grid or a series has another length.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> fig = plot_curves([0, 1, 2], {"optimal": [1, 0.5, 0.2], "geometric, clamped": [1, 1, 1]})
+    >>> len(fig.axes[0].lines)
+    2
+    """
+    xs = np.asarray(x, dtype=float)
+    if xs.ndim != 1 or xs.size == 0 or not np.all(np.isfinite(xs)):
+        raise ParameterError(f"`x` must be a finite non-empty 1-D grid, got shape {xs.shape}.")
+    if not isinstance(series, Mapping):
+        raise ParameterError(f"`series` must map labels to arrays, got series={series!r}.")
+    fig, ax = _axes(ax, (6.0, 3.8))
+    families = list(dict.fromkeys(str(k).split(",")[0] for k in series if "optimal" not in str(k)))
+    palette = output_colors(families)
+    colour = dict(zip(families, palette, strict=True))
+    for label, values in series.items():
+        y = np.asarray(values, dtype=float)
+        if y.shape != xs.shape:
+            raise ParameterError(
+                f"`series` entry {label!r} must have {xs.size} values (one per x), got shape "
+                f"{y.shape}."
+            )
+        text = str(label)
+        style: dict[str, Any] = {"lw": 1.3, "color": colour.get(text.split(",")[0])}
+        if "optimal" in text:
+            style = {"lw": 2.2, "color": "black"}
+        elif "unclamped" in text:
+            style["ls"] = ":"
+        elif "clamped" in text or "truncated" in text:
+            style["ls"] = "--"
+        if step:
+            ax.step(xs, y, where="post", label=text, **style)
+        else:
+            ax.plot(xs, y, marker="o", ms=2.5, label=text, **style)
+    if xlabel is not None:
+        ax.set_xlabel(xlabel)
+    if ylabel is not None:
+        ax.set_ylabel(ylabel)
+    if title is not None:
+        ax.set_title(title)
+    if series:
+        ax.legend(fontsize=7)
     return fig
