@@ -1,22 +1,13 @@
-r"""Figures of the source papers, as data plus a matplotlib Figure.
+r"""Kadam et al., *Optimum noise mechanism for differentially private queries in discrete
+finite sets*: Table 1 and Figs. 5-14, as data plus a Figure.
 
-Kadam et al. (modulo-addition noise): Table 1 and Figs. 9, 10, 13 (:func:`kadam_table1`,
-:func:`kadam_figure9`, ...), each a :class:`PMFFigure` of optimal PMFs computed by
-:mod:`rainbowdp.noise.modulo`, with the printed values where the paper prints them; and the
-comparison and sweep figures 5-8, 11, 12 and 14 (:func:`kadam_figure5` ... :func:`kadam_figure14`),
-each a :class:`CurveFigure` of curves (one :class:`Panel` per drawn axes) and findings. Fig. 6
-shows that clamping raises the PDP leakage of the discrete Gaussian but never the (ε, δ)-DP δ
-(post-processing); Fig. 14 runs on synthetic data (:func:`synthetic_ami`), the paper's being
-private.
-
-Gu et al., Figs. 3-5: the optimal (log 1.2, δ)-DP mechanism on a line with five outputs and the
-boundary condition of Section 5.3, for δ = 0, 10⁻³ and 10⁻². Each function returns a
-:class:`LineFigure` holding the computed numbers, the values printed in the paper, and the
-Figure drawn by :func:`rainbowdp.plot.plot_line_mechanism`.
-
-The boundary vector is the printed (rounded) one, whose τ values are the printed ones; its last
-entry is 0.5823, "1 minus all the other values" as the paper defines it (the printed 0.5822
-makes the vector sum to 0.9999; see ``docs/errata.md``).
+Table 1 and Figs. 9, 10, 13 (:func:`kadam_table1`, :func:`kadam_figure9`, ...) are each a
+:class:`PMFFigure` of optimal PMFs computed by :mod:`rainbowdp.noise.modulo`, with the printed
+values where the paper prints them. The comparison and sweep figures 5-8, 11, 12 and 14
+(:func:`kadam_figure5` ... :func:`kadam_figure14`) are each a :class:`CurveFigure` of curves
+(one :class:`Panel` per drawn axes) and findings. Fig. 6 shows that clamping raises the PDP
+leakage of the discrete Gaussian but never the (ε, δ)-DP δ (post-processing); Fig. 14 runs on
+synthetic data (:func:`synthetic_ami`), the paper's being private.
 """
 
 from __future__ import annotations
@@ -28,158 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import ParameterError
-from .optimal import line_mechanism, tau
-
-__all__ = [
-    "GU_BOUNDARY",
-    "GU_EPSILON",
-    "KADAM_COUNT_SHIFTS",
-    "KADAM_EQ59",
-    "KADAM_FIG6",
-    "KADAM_FIG7A_MSE",
-    "KADAM_FIG7B_ER",
-    "KADAM_TABLE1",
-    "CurveFigure",
-    "LineFigure",
-    "PMFFigure",
-    "Panel",
-    "figure_3",
-    "figure_4",
-    "figure_5",
-    "kadam_figure5",
-    "kadam_figure6",
-    "kadam_figure7",
-    "kadam_figure8",
-    "kadam_figure9",
-    "kadam_figure10",
-    "kadam_figure11",
-    "kadam_figure12",
-    "kadam_figure13",
-    "kadam_figure14",
-    "kadam_table1",
-    "step_lengths",
-    "synthetic_ami",
-]
-
-#: Gu et al., Section 5.3: boundary condition of Figs. 3-5 (rounded as printed; last entry
-#: 1 minus the others).
-GU_BOUNDARY = (0.0005, 0.0081, 0.1364, 0.2727, 0.5823)
-#: Gu et al., Section 5.3: ε = log 1.2.
-GU_EPSILON = math.log(1.2)
-#: τ printed in the captions of Figs. 3, 4 and 5.
-_PRINTED_TAU = {0.0: (38, 22, 7, 1, 0), 1e-3: (25, 20, 7, 1, 0), 1e-2: (13, 12, 6, 1, 0)}
-
-
-@dataclass(frozen=True)
-class LineFigure:
-    r"""Data of one line-mechanism figure.
-
-    Attributes
-    ----------
-    name : str
-        e.g. ``"Gu et al., Fig. 3"``.
-    epsilon, delta : float
-        Privacy parameters.
-    boundary : tuple of float
-        :math:`\vec m`, in rainbow order.
-    variant : str
-        Operator used ("corrected" or the printed "paper" one).
-    t : numpy.ndarray
-        Distances 0..n.
-    probabilities : numpy.ndarray
-        (n+1, q): row t is :math:`T^t(\vec m)`.
-    tau : tuple of int
-        Computed switch times :math:`\tau_k`.
-    printed_tau : tuple of int
-        τ printed in the paper's caption.
-    figure : matplotlib.figure.Figure
-        The drawing.
-    """
-
-    name: str
-    epsilon: float
-    delta: float
-    boundary: tuple
-    variant: str
-    t: np.ndarray = field(repr=False)
-    probabilities: np.ndarray = field(repr=False)
-    tau: tuple
-    printed_tau: tuple
-    figure: Any = field(repr=False, compare=False)
-
-    @property
-    def matches_paper(self) -> bool:
-        """Whether the computed τ equal the printed ones."""
-        return self.tau == self.printed_tau
-
-
-def _line_figure(number: int, delta: float, n: int, variant: str) -> LineFigure:
-    from .plot import plot_line_mechanism
-
-    m = np.array(GU_BOUNDARY)
-    rows = line_mechanism(m, n, GU_EPSILON, delta, variant=variant)
-    taus = tuple(int(v) for v in tau(m, GU_EPSILON, delta, variant=variant))
-    fig = plot_line_mechanism(m, n, GU_EPSILON, delta, variant=variant)
-    fig.axes[0].set_title(f"Gu et al., Fig. {number}: " + fig.axes[0].get_title(), fontsize=9)
-    return LineFigure(
-        name=f"Gu et al., Fig. {number}",
-        epsilon=GU_EPSILON,
-        delta=delta,
-        boundary=GU_BOUNDARY,
-        variant=variant,
-        t=np.arange(n + 1),
-        probabilities=rows,
-        tau=taus,
-        printed_tau=_PRINTED_TAU[delta],
-        figure=fig,
-    )
-
-
-def figure_3(*, n: int = 45, variant: str = "corrected") -> LineFigure:
-    r"""Gu et al., Fig. 3: the optimal (log 1.2, 0)-DP line mechanism (τ = 38, 22, 7, 1, 0).
-
-    For δ = 0 both operators coincide.
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> f = figure_3()
-    >>> f.tau, f.matches_paper
-    ((38, 22, 7, 1, 0), True)
-    """
-    return _line_figure(3, 0.0, n, variant)
-
-
-def figure_4(*, n: int = 45, variant: str = "corrected") -> LineFigure:
-    r"""Gu et al., Fig. 4: the optimal (log 1.2, 10⁻³)-DP line mechanism (τ = 25, 20, 7, 1, 0).
-
-    ``variant="paper"`` draws the printed operator (4.3), which is only (ε, e^ε δ)-DP; both
-    give the printed τ.
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> figure_4().tau
-    (25, 20, 7, 1, 0)
-    """
-    return _line_figure(4, 1e-3, n, variant)
-
-
-def figure_5(*, n: int = 45, variant: str = "corrected") -> LineFigure:
-    r"""Gu et al., Fig. 5: the optimal (log 1.2, 10⁻²)-DP line mechanism (τ = 13, 12, 6, 1, 0).
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> figure_5(variant="paper").tau
-    (13, 12, 6, 1, 0)
-    """
-    return _line_figure(5, 1e-2, n, variant)
-
+from ..exceptions import ParameterError
 
 # ------------------------------------------------------------------------------------ Kadam et al.
 #: Kadam et al., Table 1 (n = 8, BD mu_bar = 3, epsilon = 1.5), columns by delta, as printed.
@@ -261,8 +101,8 @@ def _kadam(
     printed: Any,
     title: str,
 ) -> PMFFigure:
-    from .noise import modulo
-    from .plot import plot_joint_pmf, plot_pmfs
+    from ..noise import modulo
+    from ..plot import plot_joint_pmf, plot_pmfs
 
     pmfs = np.array(
         [
@@ -512,7 +352,7 @@ def _check_grid(
 ) -> np.ndarray:
     """A non-empty, strictly increasing 1-D grid of finite numbers in [low, high] (or
     (low, high] with ``low_open``); integers if ``integer``."""
-    from ._validation import real_array
+    from .._validation import real_array
 
     if isinstance(values, str | bytes):
         raise ParameterError(f"`{name}` must be a sequence of numbers, got {name}={values!r}.")
@@ -566,7 +406,7 @@ def _bounds_of(mech: str, n: int) -> tuple[float, float]:
 def _build(mech: str, form: str, p: float, n: int) -> np.ndarray:
     r"""The competitor on [n]: its noise PMF g on [n] (``"modular"``) or its (n + 1, n + 1) rows
     on the count path (``"clamped"``; ``"truncated"`` for the Gumbel mechanism)."""
-    from .noise._additive import DiscreteGaussianLaw, GeometricLaw, additive_rows
+    from ..noise._additive import DiscreteGaussianLaw, GeometricLaw, additive_rows
 
     q = np.arange(n + 1)
     if mech == "data_independent":  # Ravi et al. (2022), Kadam et al. Fig. 7b caption
@@ -595,7 +435,7 @@ def _line_distortion(n: int, loss: str) -> np.ndarray:
 def _distortion(obj: np.ndarray, n: int, loss: str) -> float:
     """Expected distortion: eq. (9) for a modulo PMF, the average over q (uniform) of
     E[rho(q_tilde - q)] for rows on the path."""
-    from .noise import modulo
+    from ..noise import modulo
 
     if obj.ndim == 1:
         return float(modulo.distortion(n, loss) @ obj)
@@ -620,10 +460,10 @@ def _fast_pdp(stack: np.ndarray, x: float, shifts: tuple) -> np.ndarray:
 def _sound(obj: np.ndarray, n: int, epsilons: np.ndarray, shifts: tuple) -> tuple:
     """(PDP leakage, exact (ε, δ)-DP δ) at each ε, both rounded up: a modulo PMF under the
     paper reading of ``shifts``, or rows on the count path (both orientations of each edge)."""
-    from .builders import count_path
-    from .mechanism import Mechanism
-    from .noise import modulo
-    from .privacy import pdp_delta, privacy_profile
+    from ..builders import count_path
+    from ..mechanism import Mechanism
+    from ..noise import modulo
+    from ..privacy import pdp_delta, privacy_profile
 
     if obj.ndim == 1:
         M = modulo.mechanism(obj, shifts=list(shifts), reading="paper")
@@ -708,7 +548,7 @@ def _curve_figure(
 ) -> CurveFigure:
     from matplotlib.figure import Figure
 
-    from .plot import plot_curves, plot_pmfs
+    from ..plot import plot_curves, plot_pmfs
 
     k = len(panels)
     fig = Figure(figsize=(5.6 * k, 3.8), layout="constrained")
@@ -815,7 +655,7 @@ def kadam_figure5(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
     Gumbel scale β' or ρ) of least distortion among those whose PDP leakage at ε is at most δ,
     searched on a 240-point grid, refined by bisection and accepted with the sound leakage.
     """
-    from .noise import modulo
+    from ..noise import modulo
 
     panel = _check_panel(panel)
     eps = _check_epsilons(epsilons)
@@ -931,7 +771,7 @@ def kadam_figure7(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
     and its δ(ε) computed soundly. Forms, neighbourhood and distortions as in
     :func:`kadam_figure5`.
     """
-    from .noise import modulo
+    from ..noise import modulo
 
     panel = _check_panel(panel)
     eps = _check_epsilons(epsilons)
@@ -1027,8 +867,8 @@ def _gaussian_unclamped(sigma: float, eps: np.ndarray) -> tuple[np.ndarray, np.n
     The DP δ is Canonne-Kamath-Steinke's Theorem 7 (:meth:`DiscreteGaussian.delta_at
     <rainbowdp.noise.DiscreteGaussian.delta_at>`), exact for Δ = 1.
     """
-    from .noise._additive import DiscreteGaussianLaw
-    from .noise.baselines import DiscreteGaussian
+    from ..noise._additive import DiscreteGaussianLaw
+    from ..noise.baselines import DiscreteGaussian
 
     law = DiscreteGaussianLaw(sigma)
     first = np.floor(eps * sigma * sigma - 0.5).astype(np.int64) + 1
@@ -1086,10 +926,10 @@ def kadam_figure6(*, epsilons: Any = None) -> CurveFigure:
     :math:`2\alpha/(1-\alpha)^2 = 15.56` (α = 0.4717 would give 3.38). ``findings`` records
     both variances and the clamped mechanisms' MSEs averaged over q.
     """
-    from .builders import count_path
-    from .mechanism import Mechanism
-    from .noise._additive import DiscreteGaussianLaw, GeometricLaw, additive_rows
-    from .privacy import epsilon_for_delta, pdp_delta, privacy_profile
+    from ..builders import count_path
+    from ..mechanism import Mechanism
+    from ..noise._additive import DiscreteGaussianLaw, GeometricLaw, additive_rows
+    from ..privacy import epsilon_for_delta, pdp_delta, privacy_profile
 
     if epsilons is None:
         epsilons = np.round(np.linspace(0.0, 3.0, 61), 4)
@@ -1169,7 +1009,7 @@ def kadam_figure8() -> CurveFigure:
     of the three PMFs differ too (``findings["mse"]``). The claim the figure supports, that the
     optimum has the largest mass at η = 0, holds by a wide margin.
     """
-    from .noise import modulo
+    from ..noise import modulo
 
     n, alpha, s2 = KADAM_FIG6["n"], KADAM_FIG6["alpha"], KADAM_FIG6["sigma2"]
     eps, shifts = 1.0, list(KADAM_COUNT_SHIFTS)
@@ -1183,7 +1023,7 @@ def kadam_figure8() -> CurveFigure:
             "discrete_gaussian", "modular", math.sqrt(s2), n
         ),
     }
-    from .noise._additive import DiscreteGaussianLaw, GeometricLaw
+    from ..noise._additive import DiscreteGaussianLaw, GeometricLaw
 
     eta = np.arange(n + 1)
     findings = {
@@ -1221,7 +1061,7 @@ def kadam_figure8() -> CurveFigure:
 
 
 def _error_rate(n: int, epsilon: float, delta: float, shifts: list) -> float:
-    from .noise import modulo
+    from ..noise import modulo
 
     return modulo.optimal_pmf(
         n,
@@ -1345,7 +1185,7 @@ def kadam_figure12(
     ParameterError
         If an argument is invalid.
     """
-    from .noise import modulo
+    from ..noise import modulo
 
     panel = _check_panel(panel)
     if deltas is None:
@@ -1412,7 +1252,7 @@ def synthetic_ami(
     >>> len(data), sum(len(x) for x in data[::2])
     (6, 30)
     """
-    from ._validation import check_int
+    from .._validation import check_int
 
     seed = check_int(seed, "seed", minimum=0)
     circuits = check_int(circuits, "circuits", minimum=1, maximum=10_000)
@@ -1500,8 +1340,8 @@ def kadam_figure14(
     optimum is :math:`f^\star(\eta) \propto e^{-\epsilon\,d(\eta)}` with d(η) the least number
     of steps in M from 0 to η modulo n + 1, so d = 1 exactly on M.
     """
-    from ._validation import check_delta, check_epsilon
-    from .noise import modulo
+    from .._validation import check_delta, check_epsilon
+    from ..noise import modulo
 
     ls = _check_grid(levels, "levels", low=2, high=64, integer=True).astype(int)
     eps = check_epsilon(epsilon, finite_exp=True)

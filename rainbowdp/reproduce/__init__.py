@@ -1,0 +1,76 @@
+r"""Figures of the source papers, as data plus a matplotlib Figure.
+
+One module per paper:
+
+- :mod:`rainbowdp.reproduce.rainbow` -- Gu et al., Figs. 3-5 (:func:`figure_3`, ...);
+- :mod:`rainbowdp.reproduce.kadam` -- Kadam et al., Table 1 and Figs. 5-14
+  (:func:`kadam_table1`, :func:`kadam_figure5`, ...).
+
+Every name is re-exported here; ``rainbowdp reproduce NAME`` reaches each figure.
+"""
+
+from __future__ import annotations
+
+from .kadam import (
+    KADAM_COUNT_SHIFTS,
+    KADAM_EQ59,
+    KADAM_FIG6,
+    KADAM_FIG7A_MSE,
+    KADAM_FIG7B_ER,
+    KADAM_TABLE1,
+    CurveFigure,
+    Panel,
+    PMFFigure,
+    kadam_figure5,
+    kadam_figure6,
+    kadam_figure7,
+    kadam_figure8,
+    kadam_figure9,
+    kadam_figure10,
+    kadam_figure11,
+    kadam_figure12,
+    kadam_figure13,
+    kadam_figure14,
+    kadam_table1,
+    step_lengths,
+    synthetic_ami,
+)
+from .rainbow import (
+    GU_BOUNDARY,
+    GU_EPSILON,
+    LineFigure,
+    figure_3,
+    figure_4,
+    figure_5,
+)
+
+__all__ = [
+    "GU_BOUNDARY",
+    "GU_EPSILON",
+    "KADAM_COUNT_SHIFTS",
+    "KADAM_EQ59",
+    "KADAM_FIG6",
+    "KADAM_FIG7A_MSE",
+    "KADAM_FIG7B_ER",
+    "KADAM_TABLE1",
+    "CurveFigure",
+    "LineFigure",
+    "PMFFigure",
+    "Panel",
+    "figure_3",
+    "figure_4",
+    "figure_5",
+    "kadam_figure5",
+    "kadam_figure6",
+    "kadam_figure7",
+    "kadam_figure8",
+    "kadam_figure9",
+    "kadam_figure10",
+    "kadam_figure11",
+    "kadam_figure12",
+    "kadam_figure13",
+    "kadam_figure14",
+    "kadam_table1",
+    "step_lengths",
+    "synthetic_ami",
+]

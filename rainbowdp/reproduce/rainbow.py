@@ -1,0 +1,141 @@
+r"""Gu et al., *Generalized rainbow differential privacy*, Figs. 3-5, as data plus a Figure.
+
+The optimal (log 1.2, δ)-DP mechanism on a line with five outputs and the boundary condition of
+Section 5.3, for δ = 0, 10⁻³ and 10⁻². Each function returns a :class:`LineFigure` holding the
+computed numbers, the values printed in the paper, and the Figure drawn by
+:func:`rainbowdp.plot.plot_line_mechanism`.
+
+The boundary vector is the printed (rounded) one, whose τ values are the printed ones; its last
+entry is 0.5823, "1 minus all the other values" as the paper defines it (the printed 0.5822
+makes the vector sum to 0.9999; see ``docs/errata.md``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..optimal import line_mechanism, tau
+
+__all__ = ["GU_BOUNDARY", "GU_EPSILON", "LineFigure", "figure_3", "figure_4", "figure_5"]
+
+#: Gu et al., Section 5.3: boundary condition of Figs. 3-5 (rounded as printed; last entry
+#: 1 minus the others).
+GU_BOUNDARY = (0.0005, 0.0081, 0.1364, 0.2727, 0.5823)
+#: Gu et al., Section 5.3: ε = log 1.2.
+GU_EPSILON = math.log(1.2)
+#: τ printed in the captions of Figs. 3, 4 and 5.
+_PRINTED_TAU = {0.0: (38, 22, 7, 1, 0), 1e-3: (25, 20, 7, 1, 0), 1e-2: (13, 12, 6, 1, 0)}
+
+
+@dataclass(frozen=True)
+class LineFigure:
+    r"""Data of one line-mechanism figure.
+
+    Attributes
+    ----------
+    name : str
+        e.g. ``"Gu et al., Fig. 3"``.
+    epsilon, delta : float
+        Privacy parameters.
+    boundary : tuple of float
+        :math:`\vec m`, in rainbow order.
+    variant : str
+        Operator used ("corrected" or the printed "paper" one).
+    t : numpy.ndarray
+        Distances 0..n.
+    probabilities : numpy.ndarray
+        (n+1, q): row t is :math:`T^t(\vec m)`.
+    tau : tuple of int
+        Computed switch times :math:`\tau_k`.
+    printed_tau : tuple of int
+        τ printed in the paper's caption.
+    figure : matplotlib.figure.Figure
+        The drawing.
+    """
+
+    name: str
+    epsilon: float
+    delta: float
+    boundary: tuple
+    variant: str
+    t: np.ndarray = field(repr=False)
+    probabilities: np.ndarray = field(repr=False)
+    tau: tuple
+    printed_tau: tuple
+    figure: Any = field(repr=False, compare=False)
+
+    @property
+    def matches_paper(self) -> bool:
+        """Whether the computed τ equal the printed ones."""
+        return self.tau == self.printed_tau
+
+
+def _line_figure(number: int, delta: float, n: int, variant: str) -> LineFigure:
+    from ..plot import plot_line_mechanism
+
+    m = np.array(GU_BOUNDARY)
+    rows = line_mechanism(m, n, GU_EPSILON, delta, variant=variant)
+    taus = tuple(int(v) for v in tau(m, GU_EPSILON, delta, variant=variant))
+    fig = plot_line_mechanism(m, n, GU_EPSILON, delta, variant=variant)
+    fig.axes[0].set_title(f"Gu et al., Fig. {number}: " + fig.axes[0].get_title(), fontsize=9)
+    return LineFigure(
+        name=f"Gu et al., Fig. {number}",
+        epsilon=GU_EPSILON,
+        delta=delta,
+        boundary=GU_BOUNDARY,
+        variant=variant,
+        t=np.arange(n + 1),
+        probabilities=rows,
+        tau=taus,
+        printed_tau=_PRINTED_TAU[delta],
+        figure=fig,
+    )
+
+
+def figure_3(*, n: int = 45, variant: str = "corrected") -> LineFigure:
+    r"""Gu et al., Fig. 3: the optimal (log 1.2, 0)-DP line mechanism (τ = 38, 22, 7, 1, 0).
+
+    For δ = 0 both operators coincide.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> f = figure_3()
+    >>> f.tau, f.matches_paper
+    ((38, 22, 7, 1, 0), True)
+    """
+    return _line_figure(3, 0.0, n, variant)
+
+
+def figure_4(*, n: int = 45, variant: str = "corrected") -> LineFigure:
+    r"""Gu et al., Fig. 4: the optimal (log 1.2, 10⁻³)-DP line mechanism (τ = 25, 20, 7, 1, 0).
+
+    ``variant="paper"`` draws the printed operator (4.3), which is only (ε, e^ε δ)-DP; both
+    give the printed τ.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> figure_4().tau
+    (25, 20, 7, 1, 0)
+    """
+    return _line_figure(4, 1e-3, n, variant)
+
+
+def figure_5(*, n: int = 45, variant: str = "corrected") -> LineFigure:
+    r"""Gu et al., Fig. 5: the optimal (log 1.2, 10⁻²)-DP line mechanism (τ = 13, 12, 6, 1, 0).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> figure_5(variant="paper").tau
+    (13, 12, 6, 1, 0)
+    """
+    return _line_figure(5, 1e-2, n, variant)
