@@ -539,6 +539,18 @@ def _calibrate_distortion(mech: str, form: str, n: int, loss: str, target: float
     return float(brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13, maxiter=500))
 
 
+def _dp_of(results: list, eps: np.ndarray, shifts: tuple) -> np.ndarray:
+    """The exact DP δ of each optimal PMF at its ε (paper reading)."""
+    from ..noise import modulo
+
+    return np.array(
+        [
+            modulo.dp_delta(r.pmf, epsilon=float(e), shifts=list(shifts), reading="paper")
+            for r, e in zip(results, eps, strict=True)
+        ]
+    )
+
+
 def _label(mech: str, form: str) -> str:
     return _NAMES[mech] if mech == "data_independent" else f"{_NAMES[mech]}, {form}"
 
@@ -680,12 +692,7 @@ def kadam_figure5(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
     ]
     series[_OPTIMAL] = np.array([r.objective for r in opt])
     pdp[_OPTIMAL] = np.array([r.leakage for r in opt])
-    dp[_OPTIMAL] = np.array(
-        [
-            modulo.dp_delta(r.pmf, epsilon=float(e), shifts=list(shifts), reading="paper")
-            for r, e in zip(opt, eps, strict=True)
-        ]
-    )
+    dp[_OPTIMAL] = _dp_of(opt, eps, shifts)
     for mech in cfg["mechs"]:
         for form in _FORMS_OF[mech]:
             label = _label(mech, form)
@@ -794,12 +801,7 @@ def kadam_figure7(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
         for e in eps
     ]
     pdp[_OPTIMAL] = np.array([r.delta for r in opt])
-    dp[_OPTIMAL] = np.array(
-        [
-            modulo.dp_delta(r.pmf, epsilon=float(e), shifts=list(shifts), reading="paper")
-            for r, e in zip(opt, eps, strict=True)
-        ]
-    )
+    dp[_OPTIMAL] = _dp_of(opt, eps, shifts)
     reached[_OPTIMAL] = np.array([r.objective for r in opt])
     for mech in cfg["mechs"]:
         for form in _FORMS_OF[mech]:
