@@ -15,14 +15,15 @@ log-PMF and log-tail functions.
 >>> M = noise.geometric(count_path(10), epsilon=1.0, form="clamped")
 >>> noise.Geometric(epsilon=1.0).holds_on(M.graph)
 True
->>> sorted(noise.FAMILIES)
-['discrete_gaussian', 'exponential', 'geometric', 'modulo', 'randomized_response', 'staircase']
+>>> sorted(noise.FAMILIES)  # doctest: +NORMALIZE_WHITESPACE
+['count', 'discrete_gaussian', 'exponential', 'geometric', 'modulo',
+ 'randomized_response', 'staircase']
 
 See ``docs/families.md`` for the maths, the references, how to add a family, and a table of
 nominal against exact guarantees on finite instances.
 """
 
-from . import modulo
+from . import count, modulo
 from ._additive import (
     FORMS,
     DiscreteGaussianLaw,
@@ -80,6 +81,7 @@ __all__ = [
     "TableLaw",
     "additive_rows",
     "build_epsilon",
+    "count",
     "discrete_gaussian",
     "exponential",
     "format_guarantee_table",

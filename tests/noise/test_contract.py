@@ -63,8 +63,9 @@ def test_each_family_has_examples_and_a_default_graph(cls):
     assert isinstance(M, Mechanism) and M.graph is G
     if getattr(family, "form", "clamped") != "truncated":
         assert family.holds_on(G) is True
-    with pytest.raises(NotImplementedError):
-        family.optimum()
+    if type(family).optimum is noise.Family.optimum:  # no closed form: the base raises
+        with pytest.raises(NotImplementedError):
+            family.optimum()
 
 
 @pytest.mark.parametrize(("family", "G"), CASES)
