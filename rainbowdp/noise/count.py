@@ -561,7 +561,7 @@ def optimum(D: int, *, epsilon: float, eta: float) -> CountOptimum:
         alpha = upper
     alpha = alpha / alpha.sum()
     return CountOptimum(
-        delta=_up(delta),
+        delta=_up(max(delta, 0.0)) or 5e-324,  # delta* > 0 (footnote 4), even if it underflows
         alpha=alpha,
         case=case,
         k=k,
@@ -735,8 +735,9 @@ def proposition2_lp(N: int, D: int, *, epsilon: float, eta: float, n_min: int = 
     :math:`ND^2` variables and :math:`8ND^2` non-zeros; it is built as sparse arrays and solved by
     HiGHS (``scipy.optimize.linprog``).
 
-    On counts :math:`n \ge D` (``n_min = D``) its optimum is the closed form :func:`optimal_delta`
-    (the optimum of the data-independent law (14) is optimal among data-dependent ones too);
+    On counts :math:`[D : N]` (``n_min = D``) with :math:`N - D \ge 2D` its optimum is the closed
+    form :func:`optimal_delta`: the data-independent law (14) is then optimal among the
+    data-dependent ones too. Shorter ranges allow less (two counts can even reach δ = 0), and
     counts below D raise it (``docs/noise/count.md``).
 
     Examples
