@@ -8,6 +8,9 @@ r"""The ``rainbowdp`` command.
                      -o OUT.json [--json]
     rainbowdp design GRAPH --epsilon E [--delta D] [--method lp|milp] [--utility U]
                      [--fixed FILE] [--solver highs|cbc] [--time-limit S] -o OUT.json [--json]
+    rainbowdp design --family modulo --n N --epsilon E [--delta D] [...] [-o OUT.json] [--json]
+    rainbowdp design --family count --N N --D D --epsilon E [--eta H | --delta D]
+                     [--law singleton|exact] [--n-min M] [-o OUT.json] [--json]
     rainbowdp plot GRAPH -o OUT.png|OUT.pdf|OUT.svg [--dpi N]
     rainbowdp reproduce fig3|fig4|fig5|table1|fig5a|...|fig14 [-o OUT.png] [--dpi N] [--json]
     rainbowdp families [--json]
@@ -249,14 +252,24 @@ _LP_ONLY = (
 )
 
 
-#: Options of ``design --family modulo`` (attribute, flag), refused without ``--family``.
-_FAMILY_ONLY = (
+#: Options of ``design --family modulo`` (attribute, flag).
+_MODULO_ONLY = (
     ("n", "--n"),
     ("neighbourhood", "--neighbourhood"),
     ("reading", "--reading"),
     ("formulation", "--formulation"),
     ("loss", "--loss"),
 )
+#: Options of ``design --family count`` (attribute, flag).
+_COUNT_ONLY = (
+    ("N", "--N"),
+    ("D", "--D"),
+    ("eta", "--eta"),
+    ("n_min", "--n-min"),
+    ("law", "--law"),
+)
+#: Options refused without ``--family``.
+_FAMILY_ONLY = _MODULO_ONLY + _COUNT_ONLY
 
 
 def _parse_neighbourhood(text: str) -> list[int]:
@@ -277,11 +290,7 @@ def _parse_neighbourhood(text: str) -> list[int]:
 
 
 def _design_family(args: argparse.Namespace) -> int:
-    """``design --family modulo``: Kadam et al.'s optimal modulo-addition noise on 0..n."""
-    from .io import save_graph
-    from .noise import modulo
-    from .privacy import epsilon_for_delta
-
+    """``design --family modulo|count``."""
     if args.graph is not None:
         raise ParameterError(
             f"`GRAPH` is not used with --family (the family builds its graph), got {args.graph}."
@@ -290,6 +299,111 @@ def _design_family(args: argparse.Namespace) -> int:
         value = getattr(args, attr)
         if value is not None:
             raise ParameterError(f"`{flag}` does not apply with --family, got {flag} {value}.")
+    other = _COUNT_ONLY if args.family == "modulo" else _MODULO_ONLY
+    for attr, flag in other:
+        value = getattr(args, attr)
+        if value is not None:
+            raise ParameterError(
+                f"`{flag}` does not apply with --family {args.family}, got {flag} {value}."
+            )
+    if args.family == "count":
+        return _design_count(args)
+    return _design_modulo(args)
+
+
+def _design_count(args: argparse.Namespace) -> int:
+    """``design --family count``: Sadeghi et al.'s count noise (Theorem 3, restored), its
+    singleton delta, Remark 2's bound and the exact DP delta."""
+    from .io import save_graph
+    from .noise import count
+
+    if args.N is None or args.D is None:
+        raise ParameterError("`--N` and `--D` are required with --family count.")
+    for attr, flag in _LP_ONLY[2:]:
+        value = getattr(args, attr)
+        if value is not None:
+            raise ParameterError(
+                f"`{flag}` does not apply with --family count, got {flag} {value}."
+            )
+    output = (
+        _check_output(args.output, DESIGN_SUFFIXES, [], "a node-link JSON file")
+        if args.output
+        else None
+    )
+    eta = args.eta
+    law = args.law or ("singleton" if eta is not None else "exact")
+    if eta is None:  # the largest eta whose exact-delta-optimal law meets --delta
+        if law != "exact" or args.delta <= 0:
+            raise ParameterError(
+                "`--eta` is required with --family count, unless --delta > 0 is given with "
+                f"--law exact (the default then), got --law {law} --delta {args.delta}."
+            )
+        eta = count.max_eta(args.D, epsilon=args.epsilon, delta=args.delta)
+        if not 0 < eta < 1:
+            raise ParameterError(
+                f"no eta in (0, 1) meets --delta {args.delta} at --epsilon {args.epsilon} with "
+                f"--D {args.D}."
+            )
+    n_min = args.D if args.n_min is None else args.n_min
+    opt = count.optimum(args.D, epsilon=args.epsilon, eta=eta)
+    best = count.exact_optimum(args.D, epsilon=args.epsilon, eta=eta)
+    alpha = opt.alpha if law == "singleton" else best.alpha
+    M = count.mechanism(args.N, args.D, eta=eta, alpha=alpha, n_min=n_min)
+    exact = count.dp_delta(M, epsilon=args.epsilon)
+    info = {
+        "family": "count",
+        "N": args.N,
+        "D": args.D,
+        "n_min": n_min,
+        "epsilon": args.epsilon,
+        "eta": eta,
+        "law": law,
+        "alpha": alpha.tolist(),
+        "alpha_star": opt.alpha.tolist(),
+        "case": opt.case,
+        "singleton_delta": opt.delta,
+        "printed_delta": opt.printed_delta,
+        "remark2_bound": opt.dp_bound,
+        "exact_delta_alpha_star": count.law_dp_delta(opt.alpha, eta=eta, epsilon=args.epsilon),
+        "exact_optimal_delta": best.delta,
+        "exact_delta": exact,
+        "output": str(args.output) if output else None,
+    }
+    if output is not None:
+        save_graph(
+            M.graph,
+            output,
+            mechanism=M,
+            metadata={"design": _json_safe({k: v for k, v in info.items() if k != "output"})},
+        )
+    case = (
+        "Theorem 3 as printed"
+        if opt.case == "theorem3"
+        else f"restored constraint binds; the printed delta~ {opt.printed_delta:.6g} is too low"
+    )
+    written = "alpha*" if law == "singleton" else "the exact-delta-optimal law"
+    text = (
+        f"count noise, support [-{args.D}, {args.D}], eta = {eta:.6g}, epsilon = "
+        f"{args.epsilon:g}:\n"
+        f"  alpha* = {[round(float(x), 6) for x in opt.alpha]} ({case})\n"
+        f"  singleton delta* = {opt.delta:.6g}; Remark 2 bound (2D+1) delta* = "
+        f"{opt.dp_bound:.6g}; exact DP delta of alpha* {info['exact_delta_alpha_star']:.6g}\n"
+        f"  the law minimising the exact delta: "
+        f"{[round(float(x), 6) for x in best.alpha]}, exact delta {best.delta:.6g}\n"
+        f"  mechanism ({written}) on counts {n_min}..{args.N}: exact DP delta {exact:.6g}"
+    )
+    if output is not None:
+        text += f"\nwrote {args.output}"
+    _emit(info, args.json, text)
+    return EXIT_OK
+
+
+def _design_modulo(args: argparse.Namespace) -> int:
+    """``design --family modulo``: Kadam et al.'s optimal modulo-addition noise on 0..n."""
+    from .io import save_graph
+    from .noise import modulo
+    from .privacy import epsilon_for_delta
+
     if args.n is None:
         raise ParameterError("`--n` is required with --family modulo (query values 0..n).")
     output = (
@@ -635,6 +749,20 @@ def _cmd_families(args: argparse.Namespace) -> int:
                 f"{args.name}."
             )
         kw["form"] = args.form
+    missing = [
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.init
+        and f.name not in kw
+        and f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+    ]
+    if missing:
+        hint = " (use `rainbowdp design --family count`)" if args.name == "count" else ""
+        raise ParameterError(
+            f"the {args.name} family needs {', '.join(missing)}, which `families` does not set"
+            f"{hint}, got family {args.name}."
+        )
     family = cls(**kw)
     G = family.graph(args.n)
     M = family.mechanism(G)
@@ -882,10 +1010,34 @@ def _parser() -> _Parser:
     g.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     g.add_argument(
         "--family",
-        choices=["modulo"],
+        choices=["modulo", "count"],
         default=None,
         help="design a family's optimum instead of reading GRAPH: modulo = Kadam et al.'s "
-        "modulo-addition noise on 0..n (MILP (13) / LP (14))",
+        "modulo-addition noise on 0..n (MILP (13) / LP (14)); count = Sadeghi et al.'s "
+        "count-query noise (Theorem 3, the omitted constraint restored)",
+    )
+    g.add_argument("--N", type=int, default=None, help="--family count: counts n_min..N")
+    g.add_argument("--D", type=int, default=None, help="--family count: noise support [-D, D]")
+    g.add_argument(
+        "--eta",
+        type=_finite_float("--eta"),
+        default=None,
+        help="--family count: probability of the true count (default: the largest eta whose "
+        "exact-delta-optimal law meets --delta)",
+    )
+    g.add_argument(
+        "--n-min",
+        type=int,
+        default=None,
+        help="--family count: smallest count (default D, the closed form's domain; below D "
+        "the rows are anchored at 0)",
+    )
+    g.add_argument(
+        "--law",
+        choices=["singleton", "exact"],
+        default=None,
+        help="--family count: write alpha* (singleton, the paper's; default with --eta) or the "
+        "law minimising the exact delta (exact; default without --eta)",
     )
     g.add_argument("--n", type=int, default=None, help="--family modulo: query values 0..n")
     g.add_argument(

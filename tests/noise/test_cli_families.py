@@ -180,3 +180,54 @@ def test_design_family_modulo_reproduces_table1(capsys, tmp_path):
 def test_design_family_errors(capsys, argv, needle):
     code, _, err = run(capsys, *argv)
     assert code == 2 and needle in err and err.count("\n") == 1
+
+
+def test_design_family_count(capsys, tmp_path):
+    # rainbowdp design --family count: alpha*, singleton delta*, Remark 2's bound, exact delta
+    from rainbowdp.io import load
+    from rainbowdp.noise import count
+
+    code, out, err = run(
+        capsys, "design", "--family", "count", "--N", "20", "--D", "6", "--eta", "0.5",
+        "--epsilon", "1.1", "--json",
+    )  # fmt: skip
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    opt = count.optimum(6, epsilon=1.1, eta=0.5)
+    assert data["alpha_star"] == opt.alpha.tolist() and data["law"] == "singleton"
+    assert data["singleton_delta"] == opt.delta and data["remark2_bound"] == opt.dp_bound
+    assert data["n_min"] == 6 and data["case"] == "theorem3"
+    assert data["singleton_delta"] < data["exact_delta"] < data["remark2_bound"]
+    assert data["exact_optimal_delta"] <= data["exact_delta_alpha_star"]
+    # without --eta, the largest eta whose exact-optimal law meets --delta; written and certified
+    path = tmp_path / "count.json"
+    code, out, err = run(
+        capsys, "design", "--family", "count", "--N", "20", "--D", "8", "--epsilon", "1.1",
+        "--delta", "1e-3", "-o", str(path),
+    )  # fmt: skip
+    assert code == 0 and "exact-delta-optimal law" in out and path.exists()
+    M = load(path)[1]
+    from rainbowdp import certify
+
+    assert certify(M, epsilon=1.1, delta=1e-3).verdict == "private"
+    assert abs(M.probabilities[0, 8] - 0.5) < 0.01  # Section IV: eta = 0.5 at (1.1, 1e-3), D = 8
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--N", "20", "--eta", "0.5", "--epsilon", "1"], "--D"),
+        (["--N", "20", "--D", "3", "--eta", "1.5", "--epsilon", "1"], "eta"),
+        (["--N", "20", "--D", "3", "--epsilon", "1"], "--eta"),
+        (["--N", "20", "--D", "3", "--eta", "0.5", "--epsilon", "1", "--n", "4"], "--n"),
+        (["--N", "20", "--D", "3", "--eta", "0.5", "--epsilon", "1", "--utility", "rank"], "util"),
+    ],
+)
+def test_design_family_count_errors(capsys, argv, needle):
+    code, out, err = run(capsys, "design", "--family", "count", *argv)
+    assert code == 2 and out == "" and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_families_count_needs_design(capsys):
+    code, _, err = run(capsys, "families", "count", "--n", "5", "--epsilon", "1")
+    assert code == 2 and "design --family count" in err
