@@ -4,14 +4,21 @@ r"""General designers of optimal mechanisms on any rainbow graph.
     maximise a linear utility subject to exact (ε, δ)-DP on every edge (a linear program);
 :func:`milp`
     the same subject to (ε, δ)-probabilistic DP (Kadam et al., Definition 2), a mixed-integer
-    linear program generalising Kadam et al.'s (13) from the circulant graph to any graph.
+    linear program generalising Kadam et al.'s (13) from the circulant graph to any graph;
+:func:`min_delta`
+    the smallest δ at a given ε (every event, or single outputs as in Sadeghi et al.'s LP).
 
-Both return a :class:`DesignResult` whose mechanism has been re-checked by the exact verifier.
+All three take per-node linear side constraints (:class:`RowConstraint`, built by
+:func:`answer_probability`, :func:`zero_bias`, :func:`loss_cap`, :func:`support`).
+
+Each returns a :class:`DesignResult` whose mechanism has been re-checked by the exact verifier.
 Models are built with PuLP and solved by HiGHS or CBC (:mod:`rainbowdp.design.solvers`).
 """
 
+from ._constraints import RowConstraint, answer_probability, loss_cap, support, zero_bias
 from ._lp import lp
 from ._milp import milp
+from ._min_delta import min_delta
 from ._problem import UTILITY_NAMES, utility_matrix
 from ._result import DesignResult
 from .solvers import available_solvers, default_solver
@@ -19,9 +26,15 @@ from .solvers import available_solvers, default_solver
 __all__ = [
     "UTILITY_NAMES",
     "DesignResult",
+    "RowConstraint",
+    "answer_probability",
     "available_solvers",
     "default_solver",
+    "loss_cap",
     "lp",
     "milp",
+    "min_delta",
+    "support",
     "utility_matrix",
+    "zero_bias",
 ]

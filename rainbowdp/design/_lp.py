@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -53,6 +53,12 @@ from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import verify
 from . import solvers
+from ._constraints import (
+    RowConstraint,
+    add_constraint_rows,
+    prepare_constraints,
+    solve_within_constraints,
+)
 from ._model import (
     EPS_MODEL_MAX,
     ModelBuilder,
@@ -65,11 +71,19 @@ from ._model import (
     safety_margin,
     solve_model,
 )
-from ._problem import check_problem
+from ._problem import check_constraints, check_problem
 from ._result import DesignResult
-from ._tying import check_tied, pair_blocks, probability_variables, split, unique_pairs
+from ._tying import (
+    Blocks,
+    Columns,
+    check_tied,
+    pair_blocks,
+    probability_variables,
+    split,
+    unique_pairs,
+)
 
-__all__ = ["lp"]
+__all__ = ["hockey_stick_rows", "lp", "ratio_rows"]
 
 
 def lp(
@@ -84,6 +98,7 @@ def lp(
     solver: Literal["highs", "cbc"] | pulp.LpSolver | None = None,
     time_limit: float | None = None,
     msg: bool = False,
+    constraints: Sequence[RowConstraint] | None = None,
 ) -> DesignResult:
     r"""The utility-optimal (ε, δ)-DP mechanism on a rainbow graph, by LP.
 
@@ -118,6 +133,12 @@ def lp(
         Seconds; hitting it raises :class:`~rainbowdp.exceptions.SolverTimeLimitError`.
     msg : bool, default False
         Show the solver's log.
+    constraints : sequence of RowConstraint, optional
+        Per-node linear side constraints (:class:`rainbowdp.design.RowConstraint`, e.g.
+        :func:`~rainbowdp.design.answer_probability`, :func:`~rainbowdp.design.zero_bias`,
+        :func:`~rainbowdp.design.loss_cap`, :func:`~rainbowdp.design.support`). Fixed rows must
+        already meet them; the result meets them within 1e-10 times each row's
+        :math:`\sum_v |A[d, v]|`.
 
     Returns
     -------
@@ -129,8 +150,8 @@ def lp(
     TypeError, ValueError
         On a bad argument (the parameter is named and its value shown).
     InfeasibleDesignError
-        If no (ε, δ)-DP mechanism satisfies ``fixed`` and ``bounds`` (e.g. two fixed neighbours
-        that are not (ε, δ)-close).
+        If no (ε, δ)-DP mechanism satisfies ``fixed``, ``bounds`` and ``constraints`` (e.g. two
+        fixed neighbours that are not (ε, δ)-close, or a fixed row violating a constraint).
     SolverTimeLimitError, SolverNotAvailableError, SolverError
         See :mod:`rainbowdp.design.solvers`.
     NotPrivateError
@@ -145,6 +166,12 @@ def lp(
     ~1e-9), the free rows are mixed with the uniform distribution, :math:`(1-λ)P + λU`, with the
     smallest λ that the exact verifier accepts (without fixed rows a closed-form λ is guaranteed
     to work; see ``docs/design.md``). The utility lost is ``result.repair``.
+
+    With ``constraints`` there is no mixing (it would break equalities such as
+    :math:`P_d(a(d)) = \eta`): if the refined solver point is not proved private, the model is
+    solved again at larger safety margins (relative 2^-40, 1e-9, 1e-6), and the first point
+    proved (ε, δ)-DP that meets every constraint is returned; otherwise
+    :class:`~rainbowdp.exceptions.NotPrivateError` says why.
 
     References
     ----------
@@ -167,10 +194,10 @@ def lp(
         G, epsilon, delta, utility, fixed, bounds, msg
     )
     T = check_tied(g, tied)
+    cons = check_constraints(g, constraints)
     slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg, lp=True)
     tl = None if time_limit is None else float(time_limit)
     x = math.exp(eps)
-    q = g.n_outputs
 
     # Two fixed neighbours are data, not decisions: check them before building anything.
     fa, fb = fixed_fixed_pairs(g, fixed_mask)
@@ -188,81 +215,64 @@ def lp(
                 "satisfy `fixed`."
             )
 
+    side = prepare_constraints(g, cons, fixed_mask, fixed_values, lower, T) if cons else None
+
     def build_and_solve(x_m: float, dlt_m: float) -> tuple:
         t0 = time.perf_counter()
         mb = ModelBuilder("rainbowdp_lp")
-        cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, T)
-        a, b = directed_pairs(g, fixed_mask)
-        blocks = pair_blocks(cols, a, b)
-        merge = cols.tied
-        orbits = cols.merge_orbits
-        if dlt > 0 and blocks.a.size:
-            n_blk = blocks.a.size
-            ca, fa_v = split(cols, blocks.first)
-            cb, fb_v = split(cols, blocks.second)
-            const = fa_v - x_m * fb_v
-            kk = np.repeat(np.arange(n_blk), q)
-            ss = np.tile(np.arange(q), n_blk)
-            ra, rb = blocks.a[kk], blocks.b[kk]
-            tid = mb.add_columns(names("t", ra, rb, ss), np.zeros(n_blk * q), None)
-            idx = np.column_stack([ca.ravel(), cb.ravel(), tid])
-            coef = np.tile([1.0, -x_m, -1.0], (n_blk * q, 1))
-            mb.add_rows(
-                names("dp", ra, rb, ss), idx, coef, pulp.LpConstraintLE, -const.ravel(), merge=merge
-            )
-            mb.add_sum_rows(
-                names("budget", blocks.a, blocks.b),
-                tid.reshape(n_blk, q),
-                pulp.LpConstraintLE,
-                np.full(n_blk, dlt_m),
-            )
-        elif blocks.a.size:  # delta = 0: P_a(v) <= e^eps P_b(v), one row per variable pair
-            fi, si = unique_pairs(blocks.first, blocks.second, orbits)
-            ca, fa_v = split(cols, fi)
-            cb, fb_v = split(cols, si)
-            live = (ca >= 0) | (cb >= 0)  # constant pairs come from fixed-fixed edges only
-            ca, cb, fa_v, fb_v, fi, si = (z[live] for z in (ca, cb, fa_v, fb_v, fi, si))
-            if orbits:
-                tag = names("dp", fi, si)
-            else:
-                kk = np.repeat(np.arange(blocks.a.size), q)
-                ss = np.tile(np.arange(q), blocks.a.size)
-                tag = names("dp", blocks.a[kk][live], blocks.b[kk][live], ss[live])
-            idx = np.column_stack([ca, cb])
-            coef = np.tile([1.0, -x_m], (ca.size, 1))
-            mb.add_rows(tag, idx, coef, pulp.LpConstraintLE, -(fa_v - x_m * fb_v), merge=merge)
+        zero = None if side is None else side.zero
+        cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, T, zero)
+        if side is not None:
+            add_constraint_rows(mb, cols, side)
+        blocks = pair_blocks(cols, *directed_pairs(g, fixed_mask))
+        if dlt > 0:
+            hockey_stick_rows(mb, cols, blocks, x_m, budget=dlt_m)
+        else:
+            ratio_rows(mb, cols, blocks, x_m)
         col = cols.col
         return mb, col, *solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
-
-    # Solve with a safety margin (docs/design.md), so that the solver's vertex is private with
-    # room to spare in exact arithmetic; if the margin makes it infeasible (fixed rows that are
-    # exactly at the limit), solve at the requested parameters and rely on the repair.
-    eps_s, dlt_s = safety_margin(eps, dlt)
-    try:
-        mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), dlt_s)
-    except InfeasibleDesignError:
-        if (eps_s, dlt_s) == (min(eps, EPS_MODEL_MAX), dlt):
-            raise
-        eps_s, dlt_s = min(eps, EPS_MODEL_MAX), dlt
-        mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), dlt)
 
     def ok(Pc: np.ndarray) -> bool:  # proved in exact arithmetic: certify says "private"
         return proves_dp(g, Pc, eps, dlt)
 
-    aa, bb = all_pairs(g)
-    P2, lam = repair_solution(
-        mb,
-        col,
-        g,
-        P,
-        fixed_mask,
-        fixed_values,
-        ok,
-        start=lambda Q: dp_mixing_bound(Q, aa, bb, eps, dlt),
-        what=f"({eps:g}, {dlt:g})-DP",
-        equalise=(eps == 0 and dlt == 0),
-        snap=True,
-    )
+    if side is not None:  # no mixing: re-solve at larger margins (docs/design.md)
+
+        def solve_at(rel: float) -> tuple:
+            e_s, d_s = safety_margin(eps, dlt, rel)
+            return build_and_solve(math.exp(e_s), d_s)
+
+        rel, (mb, col, out, P, solver_obj, build), P2 = solve_within_constraints(
+            g, solve_at, cons, fixed_mask, fixed_values, ok, what=f"({eps:g}, {dlt:g})-DP"
+        )
+        eps_s, dlt_s = safety_margin(eps, dlt, rel)
+        lam = 0.0
+    else:
+        # Solve with a safety margin (docs/design.md), so that the solver's vertex is private
+        # with room to spare in exact arithmetic; if the margin makes it infeasible (fixed rows
+        # that are exactly at the limit), solve at the requested parameters and rely on the
+        # repair.
+        eps_s, dlt_s = safety_margin(eps, dlt)
+        try:
+            mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), dlt_s)
+        except InfeasibleDesignError:
+            if (eps_s, dlt_s) == (min(eps, EPS_MODEL_MAX), dlt):
+                raise
+            eps_s, dlt_s = min(eps, EPS_MODEL_MAX), dlt
+            mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), dlt)
+        aa, bb = all_pairs(g)
+        P2, lam = repair_solution(
+            mb,
+            col,
+            g,
+            P,
+            fixed_mask,
+            fixed_values,
+            ok,
+            start=lambda Q: dp_mixing_bound(Q, aa, bb, eps, dlt),
+            what=f"({eps:g}, {dlt:g})-DP",
+            equalise=(eps == 0 and dlt == 0),
+            snap=True,
+        )
     M = Mechanism(g, P2)
     return design_result(
         mb,
@@ -280,3 +290,84 @@ def lp(
         solved_epsilon=eps_s,
         solved_delta=dlt_s,
     )
+
+
+# ---------------------------------------------------------------------------------- privacy rows
+def hockey_stick_rows(
+    mb: ModelBuilder,
+    cols: Columns,
+    blocks: Blocks,
+    x: float,
+    *,
+    budget: float = 0.0,
+    delta_col: int | None = None,
+) -> None:
+    r"""The exact (ε, δ)-DP rows of every block: :math:`t_{ab}(v) \ge P_a(v) - x P_b(v)`,
+    :math:`t \ge 0`, :math:`\sum_v t_{ab}(v) \le` ``budget``, or :math:`\le \delta` for the
+    column ``delta_col`` (:func:`~rainbowdp.design.min_delta`)."""
+    n_blk = blocks.a.size
+    if not n_blk:
+        return
+    q = blocks.first.shape[1]
+    ca, fa_v = split(cols, blocks.first)
+    cb, fb_v = split(cols, blocks.second)
+    const = fa_v - x * fb_v
+    kk = np.repeat(np.arange(n_blk), q)
+    ss = np.tile(np.arange(q), n_blk)
+    ra, rb = blocks.a[kk], blocks.b[kk]
+    tid = mb.add_columns(names("t", ra, rb, ss), np.zeros(n_blk * q), None)
+    idx = np.column_stack([ca.ravel(), cb.ravel(), tid])
+    coef = np.tile([1.0, -x, -1.0], (n_blk * q, 1))
+    mb.add_rows(
+        names("dp", ra, rb, ss), idx, coef, pulp.LpConstraintLE, -const.ravel(), merge=cols.tied
+    )
+    groups = tid.reshape(n_blk, q)
+    budget_names = names("budget", blocks.a, blocks.b)
+    if delta_col is None:
+        mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE, np.full(n_blk, budget))
+    else:
+        idx = np.column_stack([groups, np.full(n_blk, delta_col)])
+        coef = np.column_stack([np.ones((n_blk, q)), -np.ones(n_blk)])
+        mb.add_rows(budget_names, idx, coef, pulp.LpConstraintLE, np.zeros(n_blk))
+
+
+def ratio_rows(
+    mb: ModelBuilder, cols: Columns, blocks: Blocks, x: float, *, delta_col: int | None = None
+) -> None:
+    r"""One row per variable pair of the blocks: :math:`P_a(v) - x P_b(v) \le 0` (the
+    (ε, 0)-DP LP), or :math:`\le \delta` for the column ``delta_col`` (the singleton events of
+    :func:`~rainbowdp.design.min_delta`).
+
+    A pair of constants (a fixed row against a probability that side constraints fix at 0) is
+    data: without ``delta_col`` a violation raises :class:`InfeasibleDesignError`; with it, the
+    row only bounds δ from below.
+    """
+    if not blocks.a.size:
+        return
+    q = blocks.first.shape[1]
+    fi, si = unique_pairs(blocks.first, blocks.second, cols.merge_orbits)
+    ca, fa_v = split(cols, fi)
+    cb, fb_v = split(cols, si)
+    const = fa_v - x * fb_v
+    live = (ca >= 0) | (cb >= 0)
+    if delta_col is None and np.any(~live & (const > 0)):
+        k = int(np.flatnonzero(~live & (const > 0))[0])
+        raise InfeasibleDesignError(
+            f"a fixed row has mass {fa_v[k]:g} on an output that `constraints` force to 0 at a "
+            "neighbour: no mechanism has a finite privacy loss there (delta = 0)."
+        )
+    if delta_col is not None:
+        live |= const > 0
+    if cols.merge_orbits:
+        tag = names("dp", fi[live], si[live])
+    else:
+        kk = np.repeat(np.arange(blocks.a.size), q)
+        ss = np.tile(np.arange(q), blocks.a.size)
+        tag = names("dp", blocks.a[kk][live], blocks.b[kk][live], ss[live])
+    ca, cb, const = ca[live], cb[live], const[live]
+    idx = np.column_stack([ca, cb])
+    coef = np.tile([1.0, -x], (ca.size, 1))
+    if delta_col is not None:
+        idx = np.column_stack([idx, np.full(ca.size, delta_col)])
+        coef = np.column_stack([coef, -np.ones(ca.size)])
+    mb.add_rows(tag, idx, coef, pulp.LpConstraintLE, -const, merge=cols.tied)

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -82,6 +82,12 @@ from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import pdp_delta
 from . import solvers
+from ._constraints import (
+    RowConstraint,
+    add_constraint_rows,
+    prepare_constraints,
+    solve_within_constraints,
+)
 from ._lp import lp as _lp
 from ._model import (
     EPS_MODEL_MAX,
@@ -92,9 +98,10 @@ from ._model import (
     fixed_fixed_pairs,
     names,
     repair_solution,
+    safety_margin,
     solve_model,
 )
-from ._problem import check_problem
+from ._problem import check_constraints, check_problem
 from ._result import DesignResult
 from ._tying import check_tied, node_orbits, pair_blocks, probability_variables, split
 
@@ -119,6 +126,7 @@ def milp(
     solver: Literal["highs", "cbc"] | pulp.LpSolver | None = None,
     time_limit: float | None = None,
     msg: bool = False,
+    constraints: Sequence[RowConstraint] | None = None,
 ) -> DesignResult:
     r"""The utility-optimal (ε, δ)-probabilistic-DP mechanism on a rainbow graph, by MILP.
 
@@ -129,7 +137,7 @@ def milp(
         ε >= 0.
     delta : float
         δ in [0, 1].
-    utility, fixed, bounds, tied, solver, time_limit, msg
+    utility, fixed, bounds, tied, solver, time_limit, msg, constraints
         As for :func:`rainbowdp.design.lp`. With ``tied``, ``"definition"`` keeps one block
         (indicators, budget) per orbit of ordered neighbour pairs, and ``"kadam13"`` one
         indicator per (orbit of equal rows, variable): on a circulant with ``tied[q, v] =
@@ -191,6 +199,7 @@ def milp(
         G, epsilon, delta, utility, fixed, bounds, msg
     )
     T = check_tied(g, tied)
+    cons = check_constraints(g, constraints)
     if not isinstance(formulation, str) or formulation not in FORMULATIONS:
         raise ParameterError(
             f"`formulation` must be one of {FORMULATIONS}, got formulation={formulation!r}."
@@ -200,7 +209,18 @@ def milp(
         raise ParameterError(f"`margin` must be in [0, 0.01], got margin={margin!r}.")
     if dlt == 0:
         return _delta_zero(
-            g, eps, U, fixed_mask, fixed_values, bounds, T, formulation, solver, time_limit, msg
+            g,
+            eps,
+            U,
+            fixed_mask,
+            fixed_values,
+            bounds,
+            T,
+            formulation,
+            solver,
+            time_limit,
+            msg,
+            cons,
         )
     slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg)
     tl = None if time_limit is None else float(time_limit)
@@ -226,128 +246,153 @@ def milp(
                 "`fixed`."
             )
 
-    t0 = time.perf_counter()
-    mb = ModelBuilder("rainbowdp_milp")
-    cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, T)
-    merge = cols.tied
-    orbits = cols.merge_orbits
-    if formulation == "definition":
-        a, b = directed_pairs(g, fixed_mask)
-    else:
-        a, b = all_pairs(g)
-    blocks = pair_blocks(cols, a, b)
-    n_blk = blocks.a.size
-    if n_blk:
+    side = prepare_constraints(g, cons, fixed_mask, fixed_values, lower, T) if cons else None
+
+    def build_and_solve(x_m: float, budget: float) -> tuple:
+        """The MILP with ratio coefficient ``x_m`` and leakage budget ``budget``, solved."""
+        t0 = time.perf_counter()
+        mb = ModelBuilder("rainbowdp_milp")
+        zero = None if side is None else side.zero
+        cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, T, zero)
+        if side is not None:
+            add_constraint_rows(mb, cols, side)
+        merge = cols.tied
+        orbits = cols.merge_orbits
         if formulation == "definition":
-            # one indicator and one y per (block, position); the budget per block
-            kk = np.repeat(np.arange(n_blk), q)
-            ss = np.tile(np.arange(q), n_blk)
-            ra, rb = blocks.a[kk], blocks.b[kk]
-            fi, si = blocks.first.ravel(), blocks.second.ravel()
-            beta = mb.add_columns(names("b", ra, rb, ss), np.zeros(kk.size), None, binary=True)
-            y = mb.add_columns(names("y", ra, rb, ss), np.zeros(kk.size), np.ones(kk.size))
-            beta_k, y_k = beta, y
-            has_rev = blocks.reverse[kk] >= 0
-            rev_slot = np.where(has_rev, blocks.reverse[kk] * q + blocks.reverse_pos.ravel(), 0)
-            beta_rev = np.where(has_rev, beta[rev_slot], -1)
-            own_first, own_y = fi, y  # the R2 rows: one per (block, position)
-            own_beta = beta
-            groups = y.reshape(n_blk, q)
-            budget_names = names("budget", blocks.a, blocks.b)
-            tags = (names("ratio", ra, rb, ss), names("cut", ra, rb, ss))
-            leak_names = names("leak", ra, rb, ss)
+            a, b = directed_pairs(g, fixed_mask)
         else:
-            # MILP (13) as printed: one indicator and one y per (node, output), shared by every
-            # neighbour; tied, per (orbit of nodes with equal signatures, variable)
-            ext = cols.ext
-            orbit = node_orbits(cols, a, b)
-            K = np.int64(cols.n_vars + cols.consts.size)
-            own = orbit[:, None].astype(np.int64) * K + ext  # (N, q) owner slot keys
-            owners_nodes = np.unique(a)
-            slot_keys, slot_first = np.unique(own[owners_nodes].ravel(), return_index=True)
-            n_slot = slot_keys.size
-            so_node = owners_nodes[slot_first // q]
-            so_v = slot_first % q
-            beta = mb.add_columns(names("b", so_node, so_v), np.zeros(n_slot), None, binary=True)
-            y = mb.add_columns(names("y", so_node, so_v), np.zeros(n_slot), np.ones(n_slot))
-            # rows per (a, b, v), merged when tied: (owner slot of a, owner slot of b, J)
-            kk = np.repeat(np.arange(a.size), q)
-            vv = np.tile(np.arange(q), a.size)
-            ka, kb = own[a[kk], vv], own[b[kk], vv]
-            si_all = ext[b[kk], vv]
-            if orbits:
-                trip = np.unique(np.column_stack([ka, kb, si_all]), axis=0)
-                ka, kb, si_all = trip[:, 0], trip[:, 1], trip[:, 2]
-                tag_parts: tuple = (np.searchsorted(slot_keys, ka), kb, si_all)
+            a, b = all_pairs(g)
+        blocks = pair_blocks(cols, a, b)
+        n_blk = blocks.a.size
+        if n_blk:
+            if formulation == "definition":
+                # one indicator and one y per (block, position); the budget per block
+                kk = np.repeat(np.arange(n_blk), q)
+                ss = np.tile(np.arange(q), n_blk)
+                ra, rb = blocks.a[kk], blocks.b[kk]
+                fi, si = blocks.first.ravel(), blocks.second.ravel()
+                beta = mb.add_columns(names("b", ra, rb, ss), np.zeros(kk.size), None, binary=True)
+                y = mb.add_columns(names("y", ra, rb, ss), np.zeros(kk.size), np.ones(kk.size))
+                beta_k, y_k = beta, y
+                has_rev = blocks.reverse[kk] >= 0
+                rev_slot = np.where(has_rev, blocks.reverse[kk] * q + blocks.reverse_pos.ravel(), 0)
+                beta_rev = np.where(has_rev, beta[rev_slot], -1)
+                own_first, own_y = fi, y  # the R2 rows: one per (block, position)
+                own_beta = beta
+                groups = y.reshape(n_blk, q)
+                budget_names = names("budget", blocks.a, blocks.b)
+                tags = (names("ratio", ra, rb, ss), names("cut", ra, rb, ss))
+                leak_names = names("leak", ra, rb, ss)
             else:
-                tag_parts = (a[kk], b[kk], vv)
-            sa = np.searchsorted(slot_keys, ka)
-            beta_k, y_k = beta[sa], y[sa]
-            fi = (ka % K).astype(np.intp)
-            si = si_all.astype(np.intp)
-            kb_pos = np.searchsorted(slot_keys, kb)
-            kb_pos = np.minimum(kb_pos, n_slot - 1)
-            has_rev = slot_keys[kb_pos] == kb
-            beta_rev = np.where(has_rev, beta[kb_pos], -1)
-            own_first = (slot_keys % K).astype(np.intp)
-            own_y, own_beta = y, beta
-            # budget per owner orbit: sum over a representative row (repeats count twice)
-            reps = owners_nodes[np.unique(orbit[owners_nodes], return_index=True)[1]]
-            groups = y[np.searchsorted(slot_keys, own[reps])]
-            budget_names = names("budget", reps)
-            tags = (names("ratio", *tag_parts), names("cut", *tag_parts))
-            leak_names = names("leak", so_node, so_v)
-        cf, ff = split(cols, fi)
-        cs, fs = split(cols, si)
-        # (R1) P_a(v) - x P_b(v) - (1 + m) beta_ab + m beta_ba <= 0: the margin m is required
-        # when the reverse pair may leak; when neither leaks (beta_ab = beta_ba = 0) ties are
-        # allowed, so that e.g. equal rows are feasible at epsilon = 0. Without the waiver:
-        # P_a(v) - x P_b(v) - (1 + m) beta_ab <= -m. The waiver is for ties that can be made
-        # exact or repaired afterwards: between two free rows (mixing with the uniform
-        # distribution breaks them when eps > 0), or at a tiny eps (equal rows are snapped to
-        # one float vector). Against a fixed row, with no reverse pair, or in a tied model,
-        # keep the margin.
-        # Tied models keep the margin (unless eps is tiny): the waiver couples a block to its
-        # reverse, and without it every block's indicators depend on the probabilities only,
-        # which is what makes merging equal blocks (or equal nodes) exact.
-        waive = has_rev & (tiny_eps | ((cf >= 0) & (cs >= 0) & (not merge)))
-        idx1 = np.column_stack([cf, cs, beta_k, np.where(waive, beta_rev, -1)])
-        coef1 = np.column_stack(
-            [np.ones(cf.size), np.full(cf.size, -x_m), np.full(cf.size, -(1.0 + m)), m * waive]
-        )
-        rhs1 = -(ff - x_m * fs) - m * ~waive
-        mb.add_rows(tags[0], idx1, coef1, pulp.LpConstraintLE, rhs1, merge=merge)
-        # (R2) P_a(v) - y + beta <= 1   (y >= P_a(v) when beta = 1)
-        c2, f2 = split(cols, own_first)
-        idx2 = np.column_stack([c2, own_y, own_beta])
-        coef2 = np.tile([1.0, -1.0, 1.0], (c2.size, 1))
-        mb.add_rows(leak_names, idx2, coef2, pulp.LpConstraintLE, 1.0 - f2)
-        # (R4) P_a(v) - x P_b(v) - y <= 0: valid (beta = 1: y >= P_a; beta = 0: the left side
-        # is <= -m), and it makes the LP relaxation at least as tight as the (eps, delta)-DP LP.
-        idx4 = np.column_stack([cf, cs, y_k])
-        coef4 = np.tile([1.0, -x_m, -1.0], (cf.size, 1))
-        mb.add_rows(tags[1], idx4, coef4, pulp.LpConstraintLE, -(ff - x_m * fs), merge=merge)
-        # (R3) budget
-        mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE, np.full(groups.shape[0], budget))
-    col = cols.col
-    out, P, solver_obj, build = solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
+                # MILP (13) as printed: one indicator and one y per (node, output), shared by every
+                # neighbour; tied, per (orbit of nodes with equal signatures, variable)
+                ext = cols.ext
+                orbit = node_orbits(cols, a, b)
+                K = np.int64(cols.n_vars + cols.consts.size)
+                own = orbit[:, None].astype(np.int64) * K + ext  # (N, q) owner slot keys
+                owners_nodes = np.unique(a)
+                slot_keys, slot_first = np.unique(own[owners_nodes].ravel(), return_index=True)
+                n_slot = slot_keys.size
+                so_node = owners_nodes[slot_first // q]
+                so_v = slot_first % q
+                beta = mb.add_columns(
+                    names("b", so_node, so_v), np.zeros(n_slot), None, binary=True
+                )
+                y = mb.add_columns(names("y", so_node, so_v), np.zeros(n_slot), np.ones(n_slot))
+                # rows per (a, b, v), merged when tied: (owner slot of a, owner slot of b, J)
+                kk = np.repeat(np.arange(a.size), q)
+                vv = np.tile(np.arange(q), a.size)
+                ka, kb = own[a[kk], vv], own[b[kk], vv]
+                si_all = ext[b[kk], vv]
+                if orbits:
+                    trip = np.unique(np.column_stack([ka, kb, si_all]), axis=0)
+                    ka, kb, si_all = trip[:, 0], trip[:, 1], trip[:, 2]
+                    tag_parts: tuple = (np.searchsorted(slot_keys, ka), kb, si_all)
+                else:
+                    tag_parts = (a[kk], b[kk], vv)
+                sa = np.searchsorted(slot_keys, ka)
+                beta_k, y_k = beta[sa], y[sa]
+                fi = (ka % K).astype(np.intp)
+                si = si_all.astype(np.intp)
+                kb_pos = np.searchsorted(slot_keys, kb)
+                kb_pos = np.minimum(kb_pos, n_slot - 1)
+                has_rev = slot_keys[kb_pos] == kb
+                beta_rev = np.where(has_rev, beta[kb_pos], -1)
+                own_first = (slot_keys % K).astype(np.intp)
+                own_y, own_beta = y, beta
+                # budget per owner orbit: sum over a representative row (repeats count twice)
+                reps = owners_nodes[np.unique(orbit[owners_nodes], return_index=True)[1]]
+                groups = y[np.searchsorted(slot_keys, own[reps])]
+                budget_names = names("budget", reps)
+                tags = (names("ratio", *tag_parts), names("cut", *tag_parts))
+                leak_names = names("leak", so_node, so_v)
+            cf, ff = split(cols, fi)
+            cs, fs = split(cols, si)
+            # (R1) P_a(v) - x P_b(v) - (1 + m) beta_ab + m beta_ba <= 0: the margin m is required
+            # when the reverse pair may leak; when neither leaks (beta_ab = beta_ba = 0) ties are
+            # allowed, so that e.g. equal rows are feasible at epsilon = 0. Without the waiver:
+            # P_a(v) - x P_b(v) - (1 + m) beta_ab <= -m. The waiver is for ties that can be made
+            # exact or repaired afterwards: between two free rows (mixing with the uniform
+            # distribution breaks them when eps > 0), or at a tiny eps (equal rows are snapped to
+            # one float vector). Against a fixed row, with no reverse pair, or in a tied model,
+            # keep the margin.
+            # Tied models keep the margin (unless eps is tiny): the waiver couples a block to its
+            # reverse, and without it every block's indicators depend on the probabilities only,
+            # which is what makes merging equal blocks (or equal nodes) exact.
+            waive = has_rev & (tiny_eps | ((cf >= 0) & (cs >= 0) & (not merge)))
+            idx1 = np.column_stack([cf, cs, beta_k, np.where(waive, beta_rev, -1)])
+            coef1 = np.column_stack(
+                [np.ones(cf.size), np.full(cf.size, -x_m), np.full(cf.size, -(1.0 + m)), m * waive]
+            )
+            rhs1 = -(ff - x_m * fs) - m * ~waive
+            mb.add_rows(tags[0], idx1, coef1, pulp.LpConstraintLE, rhs1, merge=merge)
+            # (R2) P_a(v) - y + beta <= 1   (y >= P_a(v) when beta = 1)
+            c2, f2 = split(cols, own_first)
+            idx2 = np.column_stack([c2, own_y, own_beta])
+            coef2 = np.tile([1.0, -1.0, 1.0], (c2.size, 1))
+            mb.add_rows(leak_names, idx2, coef2, pulp.LpConstraintLE, 1.0 - f2)
+            # (R4) P_a(v) - x P_b(v) - y <= 0: valid (beta = 1: y >= P_a; beta = 0: the left side
+            # is <= -m), and it makes the LP relaxation at least as tight as the (eps, delta)-DP LP.
+            idx4 = np.column_stack([cf, cs, y_k])
+            coef4 = np.tile([1.0, -x_m, -1.0], (cf.size, 1))
+            mb.add_rows(tags[1], idx4, coef4, pulp.LpConstraintLE, -(ff - x_m * fs), merge=merge)
+            # (R3) budget
+            n_budget = groups.shape[0]
+            mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE, np.full(n_budget, budget))
+        col = cols.col
+        return mb, col, *solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
 
     def ok(Pc: np.ndarray) -> bool:
         return pdp_delta(Mechanism(g, Pc), eps) <= dlt
 
-    P2, lam = repair_solution(
-        mb,
-        col,
-        g,
-        P,
-        fixed_mask,
-        fixed_values,
-        ok,
-        start=lambda Q: 1e-12,
-        what=f"({eps:g}, {dlt:g})-PDP",
-        equalise=tiny_eps,
-        snap=True,
-    )
+    if side is not None:  # no mixing: re-solve at larger margins (docs/design.md)
+
+        def solve_at(rel: float) -> tuple:
+            e_s, d_s = safety_margin(eps, dlt, rel)
+            return build_and_solve(math.exp(e_s), d_s - min(m, d_s / 2))
+
+        rel, (mb, col, out, P, solver_obj, build), P2 = solve_within_constraints(
+            g, solve_at, cons, fixed_mask, fixed_values, ok, what=f"({eps:g}, {dlt:g})-PDP"
+        )
+        eps_s, d_s = safety_margin(eps, dlt, rel)
+        budget = d_s - min(m, d_s / 2)
+        lam = 0.0
+    else:
+        eps_s = min(eps, EPS_MODEL_MAX)
+        mb, col, out, P, solver_obj, build = build_and_solve(x_m, budget)
+        P2, lam = repair_solution(
+            mb,
+            col,
+            g,
+            P,
+            fixed_mask,
+            fixed_values,
+            ok,
+            start=lambda Q: 1e-12,
+            what=f"({eps:g}, {dlt:g})-PDP",
+            equalise=tiny_eps,
+            snap=True,
+        )
     M = Mechanism(g, P2)
     achieved = pdp_delta(M, eps)
     if achieved > dlt:  # pragma: no cover - the repair only returns checked points
@@ -365,7 +410,7 @@ def milp(
         formulation=formulation,
         epsilon=eps,
         delta=dlt,
-        solved_epsilon=min(eps, EPS_MODEL_MAX),
+        solved_epsilon=eps_s,
         solved_delta=budget,
     )
 
@@ -389,6 +434,7 @@ def _delta_zero(
     solver: Any,
     time_limit: Any,
     msg: bool,
+    constraints: list[RowConstraint],
 ) -> DesignResult:
     r"""(ε, 0)-PDP = (ε, 0)-DP: solve the LP, then break its ties.
 
@@ -397,7 +443,8 @@ def _delta_zero(
     float bound), Definition 2's strict inequality does not. Mixing the free rows with the
     uniform distribution by :math:`λ \ge τq / (e^\epsilon - 1 + τq)`, τ the largest excess,
     makes every such term strictly non-leaking (ε > 0); for ε = 0 rows are equalised per
-    component.
+    component. With ``constraints`` there is no mixing: the LP's point, solved inside a safety
+    margin, must already be (ε, 0)-PDP.
     """
     res = _lp(
         g,
@@ -410,8 +457,17 @@ def _delta_zero(
         solver=solver,
         time_limit=time_limit,
         msg=msg,
+        constraints=constraints or None,
     )
     P = res.mechanism.probabilities
+    if constraints:
+        achieved = pdp_delta(res.mechanism, eps)
+        if achieved > 0:  # pragma: no cover - the LP's margin leaves every ratio strict
+            raise NotPrivateError(
+                f"the (ε, 0)-DP design leaks {achieved!r} > 0 under probabilistic DP, and "
+                "`constraints` forbid breaking its ties by mixing."
+            )
+        return replace(res, method="milp", formulation=formulation, achieved_delta=achieved)
 
     def ok(Pc: np.ndarray) -> bool:
         return pdp_delta(Mechanism(g, Pc), eps) <= 0.0

@@ -239,9 +239,13 @@ SAFETY_MARGIN = 2.0**-40
 EPS_MODEL_MAX = math.log(1e8)
 
 
-def safety_margin(epsilon: float, delta: float) -> tuple[float, float]:
+def safety_margin(epsilon: float, delta: float, rel: float = SAFETY_MARGIN) -> tuple[float, float]:
     r"""The (ε, δ) the LP is solved at: slightly inside the requested ones (and ε at most
     :data:`EPS_MODEL_MAX`).
+
+    ``rel`` is the relative margin (default :data:`SAFETY_MARGIN`); the designers with side
+    constraints retry at larger ones (:data:`CONSTRAINED_MARGINS`), and ``rel=0`` gives the
+    requested parameters (ε capped).
 
     Solver vertices satisfy their constraints only up to round-off; a point private at
     :math:`(\epsilon_s, \delta_s)` up to :math:`10^{-15}` is private at (ε, δ) with room to
@@ -256,9 +260,14 @@ def safety_margin(epsilon: float, delta: float) -> tuple[float, float]:
     True
     """
     return (
-        min(EPS_MODEL_MAX, epsilon - min(epsilon / 2, SAFETY_MARGIN * max(1.0, epsilon))),
-        delta - min(delta / 2, SAFETY_MARGIN),
+        min(EPS_MODEL_MAX, epsilon - min(epsilon / 2, rel * max(1.0, epsilon))),
+        delta - min(delta / 2, rel),
     )
+
+
+#: Relative safety margins tried in turn when side constraints forbid the repair by mixing
+#: (docs/design.md, "Side constraints and the smallest δ").
+CONSTRAINED_MARGINS = (SAFETY_MARGIN, 1e-9, 1e-6)
 
 
 # ---------------------------------------------------------------------------------- solution
@@ -277,7 +286,10 @@ def extract(
     free = ~fixed_mask
     if free.any():
         ids = col[free].ravel()
-        vals = (mb.values(ids) if x is None else x[ids].copy()).reshape(-1, col.shape[1])
+        live = ids >= 0  # -1: a probability that side constraints fix at 0
+        flat = np.zeros(ids.size)
+        flat[live] = mb.values(ids[live]) if x is None else x[ids[live]]
+        vals = flat.reshape(-1, col.shape[1])
         np.maximum(vals, 0.0, out=vals)
         sums = vals.sum(axis=1, keepdims=True)
         vals = np.where(sums > 0, vals / np.where(sums > 0, sums, 1.0), 1.0 / vals.shape[1])
@@ -294,15 +306,22 @@ def solve_model(
     solver: Any,
     time_limit: float | None,
     started: float,
+    *,
+    objective: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[Any, np.ndarray, float, float]:
     """Set the objective, solve, and read the solver's mechanism back.
 
-    Shared tail of :func:`~rainbowdp.design.lp` and :func:`~rainbowdp.design.milp`: returns the
-    solver outcome, the extracted (N, q) array (see :func:`extract`), its utility and the model
-    build time measured from ``started`` (a ``time.perf_counter()`` value).
+    Shared tail of the designers: returns the solver outcome, the extracted (N, q) array (see
+    :func:`extract`), its utility and the model build time measured from ``started`` (a
+    ``time.perf_counter()`` value). The objective maximised is the utility U, or
+    ``objective = (column ids, coefficients)``.
     """
-    free = np.flatnonzero(~fixed_mask)
-    mb.set_objective(col[free].ravel(), U[free].ravel())
+    if objective is None:
+        ids = col[~fixed_mask].ravel()
+        live = ids >= 0
+        mb.set_objective(ids[live], U[~fixed_mask].ravel()[live])
+    else:
+        mb.set_objective(*objective)
     mb.finish()
     build = time.perf_counter() - started
     out = solvers.solve(mb.prob, solver, time_limit=time_limit)
@@ -359,9 +378,14 @@ def design_result(
     delta: float,
     solved_epsilon: float,
     solved_delta: float,
+    objective: float | None = None,
 ) -> DesignResult:
-    """The :class:`DesignResult` of a solved and certified model (shared by lp and milp)."""
-    objective = float((U * M.probabilities).sum())
+    """The :class:`DesignResult` of a solved and certified model (shared by the designers).
+
+    ``objective`` defaults to the utility of ``M``.
+    """
+    if objective is None:
+        objective = float((U * M.probabilities).sum())
     return DesignResult(
         mechanism=M,
         objective=objective,

@@ -8,8 +8,8 @@ except :func:`utility_matrix` (re-exported by :mod:`rainbowdp.design`).
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -17,16 +17,20 @@ from .._validation import check_delta, check_epsilon, check_probability_vector, 
 from ..exceptions import InfeasibleDesignError, ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 
-__all__ = ["UTILITY_NAMES", "Problem", "check_problem", "utility_matrix"]
+if TYPE_CHECKING:
+    from ._constraints import RowConstraint
+
+__all__ = ["UTILITY_NAMES", "Problem", "check_constraints", "check_problem", "utility_matrix"]
 
 UTILITY_NAMES = ("accuracy", "rank", "absolute", "squared")
 
 
 # ---------------------------------------------------------------------------------- utilities
-def _answers_loss(G: RainbowGraph, loss: Callable[[Any, Any], float], what: str) -> np.ndarray:
+def answers_loss(G: RainbowGraph, loss: Callable[[Any, Any], float], who: str) -> np.ndarray:
+    """(N, q) array ``loss(v, a(d))``; ``who`` (e.g. "`utility`=...") opens the error messages."""
     if G.answers is None:
         raise ParameterError(
-            f"`utility`={what} needs a graph with true answers (G.answers, as built "
+            f"{who} needs a graph with true answers (G.answers, as built "
             "by RainbowGraph.from_query, circulant or count_path); this graph has "
             "none."
         )
@@ -34,14 +38,16 @@ def _answers_loss(G: RainbowGraph, loss: Callable[[Any, Any], float], what: str)
     try:
         L = np.array([[float(loss(o, a)) for o in outs] for a in G.answers], dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ParameterError(f"`utility`={what}: the loss could not be evaluated: {exc}") from exc
+        raise ParameterError(f"{who}: the loss could not be evaluated: {exc}") from exc
     return L.reshape(G.n_nodes, G.n_outputs)
 
 
-def _numeric_answers(G: RainbowGraph, what: str) -> tuple[np.ndarray, np.ndarray]:
+def numeric_answers(G: RainbowGraph, who: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(outputs, answers)`` as float arrays; ``who`` (e.g. "`utility`='absolute'") opens the
+    error raised when the graph has no answers or they are not numbers."""
     if G.answers is None:
         raise ParameterError(
-            f"`utility`={what!r} needs a graph with true answers (G.answers, as built "
+            f"{who} needs a graph with true answers (G.answers, as built "
             "by RainbowGraph.from_query, circulant or count_path); this graph has "
             "none."
         )
@@ -50,9 +56,7 @@ def _numeric_answers(G: RainbowGraph, what: str) -> tuple[np.ndarray, np.ndarray
         return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
     if not (all(real(o) for o in G.outputs) and all(real(a) for a in G.answers)):
-        raise ParameterError(
-            f"`utility`={what!r} needs numeric outputs and answers, got outputs {G.outputs!r}."
-        )
+        raise ParameterError(f"{who} needs numeric outputs and answers, got outputs {G.outputs!r}.")
     return (np.asarray(G.outputs, dtype=np.float64), np.asarray(G.answers, dtype=np.float64))
 
 
@@ -112,7 +116,7 @@ def utility_matrix(G: RainbowGraph, utility: Any = "accuracy") -> np.ndarray:
         if name == "rank":
             return (q - 1 - G.ranks).astype(np.float64)
         if name in ("absolute", "squared"):
-            v, a = _numeric_answers(G, utility)
+            v, a = numeric_answers(G, f"`utility`={utility!r}")
             diff = v[None, :] - a[:, None]
             return -(np.abs(diff) if name == "absolute" else diff * diff)
         raise ParameterError(
@@ -126,10 +130,10 @@ def utility_matrix(G: RainbowGraph, utility: Any = "accuracy") -> np.ndarray:
             )
         L = utility[1]
         if callable(L):
-            return -_answers_loss(G, L, repr(utility))
+            return -answers_loss(G, L, f"`utility`={utility!r}")
         return -_as_matrix(L, n, q, "utility", utility)
     if callable(utility):
-        return -_answers_loss(G, utility, repr(utility))
+        return -answers_loss(G, utility, f"`utility`={utility!r}")
     return _as_matrix(utility, n, q, "utility", utility)
 
 
@@ -146,7 +150,7 @@ def _as_matrix(value: Any, n: int, q: int, name: str, shown: Any) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- arguments
-def _node_key(G: RainbowGraph, node: Any, name: str) -> int:
+def node_key(G: RainbowGraph, node: Any, name: str) -> int:
     key = tuple(node) if isinstance(node, list) else node
     try:
         return G.node_index[key]
@@ -166,7 +170,7 @@ def check_fixed(G: RainbowGraph, fixed: Any) -> tuple[np.ndarray, np.ndarray]:
             f"`fixed` must be a mapping node -> distribution, got fixed={fixed!r}."
         )
     for node, vec in fixed.items():
-        i = _node_key(G, node, "fixed")
+        i = node_key(G, node, "fixed")
         values[i] = check_probability_vector(vec, f"fixed[{node!r}]", size=q)
         mask[i] = True
     return mask, values
@@ -186,7 +190,7 @@ def check_bounds(
             f"`bounds` must be a mapping node -> (lower, upper), got bounds={bounds!r}."
         )
     for node, pair in bounds.items():
-        i = _node_key(G, node, "bounds")
+        i = node_key(G, node, "bounds")
         if not (isinstance(pair, tuple | list) and len(pair) == 2):
             raise ParameterError(
                 f"`bounds[{node!r}]` must be a pair (lower, upper) of numbers or "
@@ -257,3 +261,31 @@ def check_problem(
     lower, upper = check_bounds(g, bounds, fixed_mask, fixed_values)
     check_flag(msg, "msg")
     return Problem(g, eps, dlt, U, fixed_mask, fixed_values, lower, upper)
+
+
+def check_constraints(G: RainbowGraph, constraints: Any) -> list[RowConstraint]:
+    """Validate the ``constraints`` argument: ``None`` or a sequence of
+    :class:`~rainbowdp.design.RowConstraint` whose shapes match ``G``."""
+    from ._constraints import RowConstraint
+
+    if constraints is None:
+        return []
+    if isinstance(constraints, str | bytes) or not isinstance(constraints, Sequence):
+        raise ParameterTypeError(
+            "`constraints` must be a sequence of RowConstraint (a list or tuple), got "
+            f"constraints={constraints!r}."
+        )
+    n, q = G.n_nodes, G.n_outputs
+    out = []
+    for i, c in enumerate(constraints):
+        if not isinstance(c, RowConstraint):
+            raise ParameterTypeError(
+                f"`constraints[{i}]` must be a RowConstraint, got constraints[{i}]={c!r}."
+            )
+        if c.A.shape != (n, q):
+            raise ParameterError(
+                f"`constraints[{i}]` ({c.name!r}) has A of shape {c.A.shape}, but the graph needs "
+                f"({n}, {q}) (nodes, outputs): constraints[{i}]={c!r}."
+            )
+        out.append(c)
+    return out

@@ -1,4 +1,5 @@
-r"""The value object returned by :func:`rainbowdp.design.lp` and :func:`rainbowdp.design.milp`."""
+r"""The value object returned by the designers: :func:`rainbowdp.design.lp`,
+:func:`~rainbowdp.design.milp` and :func:`~rainbowdp.design.min_delta`."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ class DesignResult:
         for :func:`~rainbowdp.design.milp` the sound :func:`rainbowdp.privacy.pdp_delta` is at
         most δ.
     objective : float
-        Utility :math:`\sum_{d, v} U[d, v]\, \mathcal M(d)(v)` of ``mechanism`` (after repair).
+        Utility :math:`\sum_{d, v} U[d, v]\, \mathcal M(d)(v)` of ``mechanism`` (after repair);
+        for :func:`~rainbowdp.design.min_delta`, the solver's optimal δ for its event set.
     status : str
         ``"optimal"`` (anything else raises).
     solver : str
@@ -38,13 +40,14 @@ class DesignResult:
         Utility of the solver's point (clipped and renormalised), before repair.
     achieved_delta : float
         An upper bound (never below the exact value) on the δ of ``mechanism`` at ``epsilon``:
-        hockey-stick δ (LP) or probabilistic-DP leakage (MILP). At most ``delta``.
+        hockey-stick δ (LP, min-δ) or probabilistic-DP leakage (MILP). At most ``delta``.
     method : str
-        ``"lp"`` or ``"milp"``.
+        ``"lp"``, ``"milp"`` or ``"min_delta"``.
     formulation : str
-        ``"exact"`` (LP), ``"definition"`` or ``"kadam13"`` (MILP).
+        ``"exact"`` (LP), ``"definition"`` or ``"kadam13"`` (MILP), ``"all"`` or
+        ``"singleton"`` (the event set of min-δ).
     epsilon, delta : float
-        The privacy parameters designed for.
+        The privacy parameters designed for; for min-δ, δ is ``achieved_delta``.
     n_integer_variables : int
     solved_epsilon, solved_delta : float
         The parameters the model was solved at: for the LP, (ε, δ) less the safety margin of

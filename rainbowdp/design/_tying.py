@@ -81,32 +81,39 @@ def probability_variables(
     lower: np.ndarray,
     upper: np.ndarray,
     tied: np.ndarray | None,
+    zero: np.ndarray | None = None,
 ) -> Columns:
     """Add the probability columns and the row-sum rows; return the column maps.
 
     With ``tied``, one column per distinct id among the free rows (its bounds: the tightest of
-    its members'), and one row-sum constraint per distinct multiset of ids in a row.
+    its members'), and one row-sum constraint per distinct multiset of ids in a row. ``zero``
+    ((N, q) bool, free rows only) marks probabilities known to be 0 (side constraints): they get
+    no column (``col`` = -1) and enter the constraints as the constant 0.
     """
     n, q = lower.shape
     free = np.flatnonzero(~fixed_mask)
     col = -np.ones((n, q), dtype=np.intp)
     if free.size:
+        live = np.ones((free.size, q), dtype=bool) if zero is None else ~zero[free]
+        ids = -np.ones((free.size, q), dtype=np.intp)
         if tied is None:
-            ids = np.arange(free.size * q, dtype=np.intp).reshape(free.size, q)
+            ids[live] = np.arange(np.count_nonzero(live), dtype=np.intp)
         else:
-            _, inv = np.unique(tied[free], return_inverse=True)
-            ids = inv.reshape(free.size, q).astype(np.intp)
+            _, inv = np.unique(tied[free][live], return_inverse=True)
+            ids[live] = inv.ravel()
         col[free] = ids
     n_vars = int(col.max()) + 1 if free.size else 0
     if n_vars:
-        first = np.full(n_vars, free.size * q, dtype=np.intp)
         flat = col[free].ravel()
-        np.minimum.at(first, flat, np.arange(flat.size))
+        pos = np.flatnonzero(flat >= 0)
+        flat = flat[pos]
+        first = np.full(n_vars, free.size * q, dtype=np.intp)
+        np.minimum.at(first, flat, pos)
         fi, fv = free[first // q], first % q
         lo = np.zeros(n_vars)
         hi = np.ones(n_vars)
-        np.maximum.at(lo, flat, lower[free].ravel())
-        np.minimum.at(hi, flat, upper[free].ravel())
+        np.maximum.at(lo, flat, lower[free].ravel()[pos])
+        np.minimum.at(hi, flat, upper[free].ravel()[pos])
         if np.any(lo > hi):
             k = int(np.flatnonzero(lo > hi)[0])
             raise InfeasibleDesignError(
@@ -123,10 +130,13 @@ def probability_variables(
         mb.add_sum_rows(names("sum", row_nodes), rows, pulp.LpConstraintEQ, np.ones(rows.shape[0]))
     fixed = np.flatnonzero(fixed_mask)
     ext = col.copy()
-    consts = np.empty(0)
+    known = fixed_values[fixed].ravel()
+    has_zero = zero is not None and bool(zero.any())
+    consts = np.unique(np.concatenate([known, [0.0]]) if has_zero else known)
     if fixed.size:
-        consts, cinv = np.unique(fixed_values[fixed], return_inverse=True)
-        ext[fixed] = n_vars + cinv.reshape(fixed.size, q)
+        ext[fixed] = n_vars + np.searchsorted(consts, fixed_values[fixed])
+    if has_zero:
+        ext[zero] = n_vars + np.searchsorted(consts, 0.0)
     return Columns(col, ext, n_vars, consts, tied is not None, tied is not None and MERGE_ORBITS)
 
 

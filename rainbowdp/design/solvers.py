@@ -305,7 +305,7 @@ def solve(
         if hs in ("Infeasible", "Primal infeasible or unbounded"):
             raise InfeasibleDesignError(
                 f"the design problem is infeasible (solver {name}: "
-                f"{text}); check `fixed` and `bounds`."
+                f"{text}); check `fixed`, `bounds` and `constraints`."
             )
         if hs == "Time limit reached":
             raise SolverTimeLimitError(
@@ -318,7 +318,8 @@ def solve(
         return SolveOutcome(name, "optimal", seconds)
     if prob.status == pulp.LpStatusInfeasible:
         raise InfeasibleDesignError(
-            f"the design problem is infeasible (solver {name}: {text}); check `fixed` and `bounds`."
+            f"the design problem is infeasible (solver {name}: {text}); check `fixed`, `bounds` "
+            "and `constraints`."
         )
     stopped = prob.sol_status == pulp.LpSolutionIntegerFeasible or (
         prob.status == pulp.LpStatusNotSolved
