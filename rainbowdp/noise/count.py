@@ -416,13 +416,13 @@ def _type2(D: int, eps: float, e: float) -> tuple[float, np.ndarray]:
     B, C = 2 / (1 - e), 2 * e / (1 - e)
     i = np.arange(1, D + 1)
     w = np.exp(-eps * np.arange(D))  # E^-m, m = D - 1 - j
-    cw = np.concatenate([[0.0], np.cumsum(w)])  # cw[m] = sum_{m' < m} w[m']
-    a = B * (cw[D] - cw[i - 1])  # B delta S_{D-i} = x a_i
-    b = B * (cw[D] - cw[D - i])  # B delta S_{i-1} = x b_i
+    tail = np.cumsum(w[::-1])[::-1]  # tail[m] = sum_{m' >= m} w[m'], summed small to large
+    a = B * tail[i - 1]  # B delta S_{D-i} = x a_i
+    b = B * tail[D - i]  # B delta S_{i-1} = x b_i
     with np.errstate(over="ignore"):
         c = np.exp(eps * i) * C  # may be inf: then u_i = a_i x
     gap = a - b
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         brk = np.where(gap > 0, c / np.where(gap > 0, gap, 1.0), np.inf)
 
     def u(x: float) -> np.ndarray:
