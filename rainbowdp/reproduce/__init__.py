@@ -4,9 +4,12 @@ One module per paper:
 
 - :mod:`rainbowdp.reproduce.rainbow` -- Gu et al., Figs. 3-5 (:func:`figure_3`, ...);
 - :mod:`rainbowdp.reproduce.kadam` -- Kadam et al., Table 1 and Figs. 5-14
-  (:func:`kadam_table1`, :func:`kadam_figure5`, ...).
+  (:func:`kadam_table1`, :func:`kadam_figure5`, ...);
+- :mod:`rainbowdp.reproduce.sadeghi` -- Sadeghi et al., Figs. 1-4 (:func:`sadeghi_figure1`,
+  ..., :func:`sadeghi_figure4`).
 
-Every name is re-exported here; ``rainbowdp reproduce NAME`` reaches each figure.
+Every name is re-exported here; ``rainbowdp reproduce NAME`` reaches each figure of Gu et al.
+and Kadam et al.
 """
 
 from __future__ import annotations
@@ -43,6 +46,18 @@ from .rainbow import (
     figure_4,
     figure_5,
 )
+from .sadeghi import (
+    SADEGHI_FIG1,
+    SADEGHI_FIG2,
+    SADEGHI_FIG3,
+    SADEGHI_FIG4,
+    dg_sigma_for_variance,
+    dg_variance,
+    sadeghi_figure1,
+    sadeghi_figure2,
+    sadeghi_figure3,
+    sadeghi_figure4,
+)
 
 __all__ = [
     "GU_BOUNDARY",
@@ -53,10 +68,16 @@ __all__ = [
     "KADAM_FIG7A_MSE",
     "KADAM_FIG7B_ER",
     "KADAM_TABLE1",
+    "SADEGHI_FIG1",
+    "SADEGHI_FIG2",
+    "SADEGHI_FIG3",
+    "SADEGHI_FIG4",
     "CurveFigure",
     "LineFigure",
     "PMFFigure",
     "Panel",
+    "dg_sigma_for_variance",
+    "dg_variance",
     "figure_3",
     "figure_4",
     "figure_5",
@@ -71,6 +92,10 @@ __all__ = [
     "kadam_figure13",
     "kadam_figure14",
     "kadam_table1",
+    "sadeghi_figure1",
+    "sadeghi_figure2",
+    "sadeghi_figure3",
+    "sadeghi_figure4",
     "step_lengths",
     "synthetic_ami",
 ]
