@@ -63,6 +63,7 @@ __all__ = [
     "alpha_star",
     "crossovers",
     "delta_tilde",
+    "design_min_delta",
     "dp_delta",
     "exact_optimum",
     "graph",
@@ -71,6 +72,7 @@ __all__ = [
     "mechanism",
     "optimal_delta",
     "optimum",
+    "p1_p3",
     "pmf",
     "proposition2_lp",
     "remark2_bound",
@@ -1068,3 +1070,50 @@ class Count(Family):
             (cls(8, epsilon=1.1, eta=0.5), graph(20, 8, n_min=8)),  # Section IV
             (cls(3, epsilon=1.0, eta=0.5), graph(10, 3)),  # counts from 1: anchored rows
         ]
+
+
+def p1_p3(G: RainbowGraph, D: int, *, eta: float) -> list:
+    r"""P1–P3 on a count graph as side constraints of the general designers
+    (:mod:`rainbowdp.design`): support :math:`[n - \min\{n, D\} : n + D]`,
+    :math:`P(Y = n) = \eta` and zero bias.
+
+    Examples
+    --------
+    >>> [con.name for con in p1_p3(graph(5, 2), 2, eta=0.5)]
+    ['support', 'answer_probability(eta=0.5)', 'zero_bias']
+    """
+    from .. import design
+
+    D = _check_D(D)
+    e = _check_eta(eta)
+    counts, _ = _count_graph_params(G)
+    return [
+        design.support(G, np.minimum(counts, D), D),
+        design.answer_probability(G, e),
+        design.zero_bias(G),
+    ]
+
+
+def design_min_delta(
+    N: int, D: int, *, epsilon: float, eta: float, events: Events = "all", n_min: int = 1
+) -> Any:
+    r"""The data-dependent P1–P3 mechanism on :func:`graph` (N, D, n_min) with the smallest δ,
+    by the general designer :func:`rainbowdp.design.min_delta` with :func:`p1_p3`.
+
+    ``events="singleton"`` is the LP (9)–(13) in the probabilities instead of the α's (the
+    P1–P3 laws at n are exactly the convex hull of Proposition 1's two-point laws);
+    ``events="all"`` minimises the exact (ε, δ)-DP δ, beyond the paper. The result's
+    ``achieved_delta`` is the verifier's exact δ of the returned mechanism.
+
+    Examples
+    --------
+    >>> res = design_min_delta(12, 2, epsilon=1.0, eta=0.5, n_min=2)
+    >>> res.achieved_delta <= law_dp_delta(alpha_star(2, epsilon=1.0, eta=0.5), eta=0.5,
+    ...                                    epsilon=1.0)
+    True
+    """
+    from .. import design
+
+    ev = _check_events(events)
+    G = graph(N, D, n_min=n_min)
+    return design.min_delta(G, epsilon=epsilon, events=ev, constraints=p1_p3(G, D, eta=eta))

@@ -300,3 +300,20 @@ def test_the_restored_case_on_a_small_eta_grid():
                     restored += 1
                     assert opt.delta > opt.printed_delta + 1e-6
     assert restored >= 40
+
+
+@pytest.mark.parametrize(("N", "D", "eps", "eta"), [(20, 2, 1.0, 0.5), (24, 6, 2.18, 0.8)])
+def test_the_general_designer_with_p1_p3(N, D, eps, eta):
+    # P1-P3 as data for design.min_delta: the singleton optimum is the LP (9)-(13) (in the
+    # probabilities), and the exact optimum is at most the data-independent one
+    single = c.design_min_delta(N, D, epsilon=eps, eta=eta, events="singleton", n_min=D)
+    assert single.objective == pytest.approx(c.optimal_delta(D, epsilon=eps, eta=eta), abs=1e-9)
+    exact = c.design_min_delta(N, D, epsilon=eps, eta=eta, n_min=D)
+    best = c.exact_optimum(D, epsilon=eps, eta=eta)
+    assert exact.achieved_delta <= best.delta + 1e-9
+    assert exact.achieved_delta < c.law_dp_delta(c.alpha_star(D, epsilon=eps, eta=eta), eta=eta,
+                                                 epsilon=eps)  # fmt: skip
+    for res in (single, exact):
+        M = res.mechanism
+        check_p1_p3(M.probabilities, np.asarray(M.graph.nodes), D, eta, 1e-10)
+        assert rdp.certify(M, epsilon=eps, delta=res.achieved_delta).verdict == "private"
