@@ -12,7 +12,7 @@ r"""The ``rainbowdp`` command.
     rainbowdp design --family count --N N --D D --epsilon E [--eta H | --delta D]
                      [--law singleton|exact] [--n-min M] [-o OUT.json] [--json]
     rainbowdp plot GRAPH -o OUT.png|OUT.pdf|OUT.svg [--dpi N]
-    rainbowdp reproduce fig3|fig4|fig5|table1|fig5a|...|fig14 [-o OUT.png] [--dpi N] [--json]
+    rainbowdp reproduce fig3|...|fig14|count-fig1|...|count-fig4 [-o OUT.png] [--dpi N] [--json]
     rainbowdp families [--json]
     rainbowdp families NAME --n N --epsilon E [--form F] [--sigma S] [--json]
     rainbowdp --version
@@ -671,6 +671,17 @@ def _reproducible() -> dict[str, tuple[str, Any]]:
         "fig12a": ("Kadam et al., Fig. 12a", functools.partial(r.kadam_figure12, "a")),
         "fig12b": ("Kadam et al., Fig. 12b", functools.partial(r.kadam_figure12, "b")),
         "fig14": ("Kadam et al., Fig. 14 (synthetic data)", r.kadam_figure14),
+        "count-fig1": ("Sadeghi et al., Fig. 1", r.sadeghi_figure1),
+        "count-fig2": ("Sadeghi et al., Fig. 2", r.sadeghi_figure2),
+        "count-fig3a": (
+            "Sadeghi et al., Fig. 3 (eps = 1.1)",
+            functools.partial(r.sadeghi_figure3, "a"),
+        ),
+        "count-fig3b": (
+            "Sadeghi et al., Fig. 3 (eps = 2.2)",
+            functools.partial(r.sadeghi_figure3, "b"),
+        ),
+        "count-fig4": ("Sadeghi et al., Fig. 4", r.sadeghi_figure4),
     }
 
 
@@ -697,6 +708,11 @@ REPRODUCIBLE_NAMES = (
     "fig12a",
     "fig12b",
     "fig14",
+    "count-fig1",
+    "count-fig2",
+    "count-fig3a",
+    "count-fig3b",
+    "count-fig4",
 )
 
 

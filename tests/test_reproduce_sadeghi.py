@@ -332,3 +332,13 @@ def test_small_grids():
     f = r.sadeghi_figure2(epsilons=(0.0, 1.5))
     assert f.series(f"D = 8: {BOUND}")[0] == 1.0  # eps = 0: no privacy from the bound
     assert f.findings["claim"]["smallest_grid_epsilon"] == 1.5
+
+
+def test_cli_reproduces_the_count_figures(tmp_path, capsys):
+    from rainbowdp.cli import REPRODUCIBLE_NAMES, main
+
+    for name in ("count-fig1", "count-fig2", "count-fig3a", "count-fig3b", "count-fig4"):
+        assert name in REPRODUCIBLE_NAMES
+    assert main(["reproduce", "count-fig1", "-o", str(tmp_path / "c1.png"), "--dpi", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "Sadeghi et al., Fig. 1" in out and (tmp_path / "c1.png").exists()
