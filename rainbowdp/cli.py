@@ -311,10 +311,25 @@ def _design_family(args: argparse.Namespace) -> int:
     return _design_modulo(args)
 
 
+def _family_result(M: Any, info: dict, output: Any, args: argparse.Namespace, text: str) -> int:
+    """Write a family design (with its numbers as metadata) if asked, and report it."""
+    from .io import save_graph
+
+    if output is not None:
+        save_graph(
+            M.graph,
+            output,
+            mechanism=M,
+            metadata={"design": _json_safe({k: v for k, v in info.items() if k != "output"})},
+        )
+        text += f"\nwrote {args.output}"
+    _emit(info, args.json, text)
+    return EXIT_OK
+
+
 def _design_count(args: argparse.Namespace) -> int:
     """``design --family count``: Sadeghi et al.'s count noise (Theorem 3, restored), its
     singleton delta, Remark 2's bound and the exact DP delta."""
-    from .io import save_graph
     from .noise import count
 
     if args.N is None or args.D is None:
@@ -369,13 +384,6 @@ def _design_count(args: argparse.Namespace) -> int:
         "exact_delta": exact,
         "output": str(args.output) if output else None,
     }
-    if output is not None:
-        save_graph(
-            M.graph,
-            output,
-            mechanism=M,
-            metadata={"design": _json_safe({k: v for k, v in info.items() if k != "output"})},
-        )
     case = (
         "Theorem 3 as printed"
         if opt.case == "theorem3"
@@ -392,15 +400,11 @@ def _design_count(args: argparse.Namespace) -> int:
         f"{[round(float(x), 6) for x in best.alpha]}, exact delta {best.delta:.6g}\n"
         f"  mechanism ({written}) on counts {n_min}..{args.N}: exact DP delta {exact:.6g}"
     )
-    if output is not None:
-        text += f"\nwrote {args.output}"
-    _emit(info, args.json, text)
-    return EXIT_OK
+    return _family_result(M, info, output, args, text)
 
 
 def _design_modulo(args: argparse.Namespace) -> int:
     """``design --family modulo``: Kadam et al.'s optimal modulo-addition noise on 0..n."""
-    from .io import save_graph
     from .noise import modulo
     from .privacy import epsilon_for_delta
 
@@ -441,13 +445,6 @@ def _design_modulo(args: argparse.Namespace) -> int:
         "epsilon_for_delta": eps_at if math.isfinite(eps_at) else None,
         "output": str(args.output) if output else None,
     }
-    if output is not None:
-        save_graph(
-            M.graph,
-            output,
-            mechanism=M,
-            metadata={"design": _json_safe({k: v for k, v in info.items() if k != "output"})},
-        )
     text = (
         f"optimal modulo-addition noise, n = {args.n}, shifts {shifts} ({reading} reading, "
         f"{info['formulation']} formulation, loss {info['loss']}):\n"
@@ -456,10 +453,7 @@ def _design_modulo(args: argparse.Namespace) -> int:
         f"{res.leakage:.6g} (<= delta {args.delta:g}); exact DP delta {dp:.6g}; smallest "
         f"epsilon at delta {args.delta:g}: {eps_at:.6g}"
     )
-    if output is not None:
-        text += f"\nwrote {args.output}"
-    _emit(info, args.json, text)
-    return EXIT_OK
+    return _family_result(M, info, output, args, text)
 
 
 def _cmd_design(args: argparse.Namespace) -> int:
