@@ -332,14 +332,11 @@ def crossovers(D: int, *, epsilon: float) -> np.ndarray:
     """
     D = _check_D(D)
     eps = check_epsilon(epsilon, finite_exp=True)
-    w = _scaled_sums(D, eps)  # w[m] = E^-m
-    out = np.empty(D)
-    for k in range(1, D + 1):
-        m = np.arange(k + 1)  # j = k - m
-        num = w[m].sum()
-        den = (w[m[1:]] * m[1:]).sum()  # sum_{j<k} E^{j-k} (k - j)
-        out[k - 1] = num / den
-    return out
+    w = _scaled_sums(D, eps)  # w[m] = E^-m; C_k = sum_{m<=k} w_m / sum_{1<=m<=k} m w_m
+    m = np.arange(D + 1)
+    num = np.cumsum(w)[1:]  # k = 1..D: sum_{m <= k}
+    den = np.cumsum(m * w)[1:]  # positive terms only: no cancellation
+    return num / den
 
 
 def lower_bounds(D: int, *, epsilon: float, eta: float) -> np.ndarray:
@@ -363,12 +360,13 @@ def lower_bounds(D: int, *, epsilon: float, eta: float) -> np.ndarray:
     e = _check_eta(eta)
     B, C = 2 / (1 - e), 2 * e / (1 - e)
     w = _scaled_sums(D, eps)
+    # divided by E^(k-1): numerator C W_k - E, denominator B S_k, with W_k = sum_{m<k} w_m and
+    # S_k = sum_{m<k} w_m (k - m) = W_1 + ... + W_k (sums of positive terms: no cancellation)
+    W = np.cumsum(w[:D])
+    S = np.cumsum(W)
     out = np.empty(D + 1)
-    for k in range(1, D + 1):
-        m = np.arange(k)  # j = k - 1 - m; divide numerator and denominator by E^(k-1)
-        num = C * w[m].sum() - math.exp(eps) if eps < 700 else -math.inf
-        den = B * (w[m] * (k - m)).sum()
-        out[k - 1] = num / den
+    with np.errstate(over="ignore"):
+        out[:D] = (C * W - (math.exp(eps) if eps < 700 else math.inf)) / (B * S)
     m = np.arange(D)  # j = D - 1 - m: sum E^j (D - j) = E^(D-1) sum_m w_m (m + 1)
     out[D] = math.exp(-eps * (D - 1)) / (B * (w[m] * (m + 1)).sum())
     return out
