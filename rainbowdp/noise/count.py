@@ -610,8 +610,9 @@ def singleton_delta(M: Mechanism, *, epsilon: float) -> float:
     r"""The singleton δ of a mechanism: :math:`\max_{d \sim d',\, y} P_d(y) - e^\epsilon P_{d'}(y)`
     over both orders of every edge (the paper's (7)–(8), events of one output; Remark 1).
 
-    Not a DP parameter (Remark 2); rounded up (e^ε taken one ulp low, the result raised by the
-    relative :data:`ROUND_UP`).
+    Not a DP parameter (Remark 2); rounded up: e^ε is taken one ulp low, each difference is
+    raised by :math:`2^{-50}(P_d(y) + e^\epsilon P_{d'}(y))` (a bound on its float round-off) and
+    the result by the relative :data:`ROUND_UP`.
 
     Examples
     --------
@@ -631,9 +632,11 @@ def singleton_delta(M: Mechanism, *, epsilon: float) -> float:
     step = max(1, CHUNK_ELEMENTS // max(1, P.shape[1]))
     for s in range(0, e.shape[0], step):
         a, b = e[s : s + step, 0], e[s : s + step, 1]
-        best = max(best, float((P[a] - x * P[b]).max(initial=0.0)))
-        if not M.graph.directed:
-            best = max(best, float((P[b] - x * P[a]).max(initial=0.0)))
+        pairs = ((a, b),) if M.graph.directed else ((a, b), (b, a))
+        for u, v in pairs:
+            xv = x * P[v]
+            diff = (P[u] - xv) + 2.0**-50 * (P[u] + xv)
+            best = max(best, float(diff.max(initial=0.0)))
     return _up(best)
 
 
