@@ -41,7 +41,7 @@ from ..graph import RainbowGraph, check_graph
 from . import _model
 from ._model import CONSTRAINED_MARGINS, ModelBuilder, merge_repeats, names
 from ._problem import answers_loss, node_key, numeric_answers
-from ._tying import Columns
+from ._tying import Columns, probability_variables
 
 __all__ = [
     "FIXED_TOL",
@@ -575,6 +575,24 @@ def prepare_constraints(
         )
     empty_i = np.empty(0, dtype=np.intp)
     return SideRows(zero, empty_i, empty_i, sparse.csr_array((0, q)), np.empty(0), np.empty(0))
+
+
+def constrained_columns(
+    mb: ModelBuilder,
+    fixed_mask: np.ndarray,
+    fixed_values: np.ndarray,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    tied: np.ndarray | None,
+    side: SideRows | None,
+) -> Columns:
+    """The probability variables of a model, the constraints' forced zeros left out and their
+    rows added (:func:`add_constraint_rows`); ``side=None`` for a model without constraints."""
+    zero = None if side is None else side.zero
+    cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, tied, zero)
+    if side is not None:
+        add_constraint_rows(mb, cols, side)
+    return cols
 
 
 def add_constraint_rows(mb: ModelBuilder, cols: Columns, side: SideRows) -> None:

@@ -55,7 +55,7 @@ from ..privacy import verify
 from . import solvers
 from ._constraints import (
     RowConstraint,
-    add_constraint_rows,
+    constrained_columns,
     prepare_constraints,
     solve_within_constraints,
 )
@@ -78,7 +78,6 @@ from ._tying import (
     Columns,
     check_tied,
     pair_blocks,
-    probability_variables,
     split,
     unique_pairs,
 )
@@ -220,10 +219,7 @@ def lp(
     def build_and_solve(x_m: float, dlt_m: float) -> tuple:
         t0 = time.perf_counter()
         mb = ModelBuilder("rainbowdp_lp")
-        zero = None if side is None else side.zero
-        cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, T, zero)
-        if side is not None:
-            add_constraint_rows(mb, cols, side)
+        cols = constrained_columns(mb, fixed_mask, fixed_values, lower, upper, T, side)
         blocks = pair_blocks(cols, *directed_pairs(g, fixed_mask))
         if dlt > 0:
             hockey_stick_rows(mb, cols, blocks, x_m, budget=dlt_m)

@@ -84,7 +84,7 @@ from ..privacy import pdp_delta
 from . import solvers
 from ._constraints import (
     RowConstraint,
-    add_constraint_rows,
+    constrained_columns,
     prepare_constraints,
     solve_within_constraints,
 )
@@ -103,7 +103,7 @@ from ._model import (
 )
 from ._problem import check_constraints, check_problem
 from ._result import DesignResult
-from ._tying import check_tied, node_orbits, pair_blocks, probability_variables, split
+from ._tying import check_tied, node_orbits, pair_blocks, split
 
 __all__ = ["FORMULATIONS", "milp"]
 
@@ -252,10 +252,7 @@ def milp(
         """The MILP with ratio coefficient ``x_m`` and leakage budget ``budget``, solved."""
         t0 = time.perf_counter()
         mb = ModelBuilder("rainbowdp_milp")
-        zero = None if side is None else side.zero
-        cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, T, zero)
-        if side is not None:
-            add_constraint_rows(mb, cols, side)
+        cols = constrained_columns(mb, fixed_mask, fixed_values, lower, upper, T, side)
         merge = cols.tied
         orbits = cols.merge_orbits
         if formulation == "definition":

@@ -48,7 +48,7 @@ from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
 from ..privacy import verify
 from . import _model, solvers
-from ._constraints import RowConstraint, add_constraint_rows, prepare_constraints, violation
+from ._constraints import RowConstraint, constrained_columns, prepare_constraints, violation
 from ._lp import hockey_stick_rows, ratio_rows
 from ._model import (
     EPS_MODEL_MAX,
@@ -60,7 +60,7 @@ from ._model import (
 )
 from ._problem import check_bounds, check_constraints, check_fixed, check_flag
 from ._result import DesignResult
-from ._tying import check_tied, pair_blocks, probability_variables
+from ._tying import check_tied, pair_blocks
 
 __all__ = ["EVENTS", "min_delta"]
 
@@ -158,10 +158,7 @@ def min_delta(
     side = prepare_constraints(g, cons, fixed_mask, fixed_values, lower, T) if cons else None
     t0 = time.perf_counter()
     mb = ModelBuilder("rainbowdp_min_delta")
-    zero = None if side is None else side.zero
-    cols = probability_variables(mb, fixed_mask, fixed_values, lower, upper, T, zero)
-    if side is not None:
-        add_constraint_rows(mb, cols, side)
+    cols = constrained_columns(mb, fixed_mask, fixed_values, lower, upper, T, side)
     dcol = int(mb.add_columns(["delta"], np.array([floor]), None)[0])
     blocks = pair_blocks(cols, *directed_pairs(g, fixed_mask))
     if events == "all":
