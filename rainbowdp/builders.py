@@ -187,8 +187,8 @@ def _numeric_outputs(outputs: Any) -> tuple:
     return outs
 
 
-def count_path(n: int, *, outputs: Sequence[float] | None = None) -> RainbowGraph:
-    r"""The count-query instance: path 0–1–…–n over counts.
+def count_path(n: int, *, outputs: Sequence[float] | None = None, start: int = 0) -> RainbowGraph:
+    r"""The count-query instance: path start–…–n over counts (start = 0 by default).
 
     Adjacent counts are neighbours (add/remove one record). The rainbow of count m orders the
     outputs by :math:`|v - m|`, ties to the smaller output; the true answer of node m is m.
@@ -201,6 +201,8 @@ def count_path(n: int, *, outputs: Sequence[float] | None = None) -> RainbowGrap
         The output set (default 0..n). A short range such as ``range(32)`` keeps a path of
         millions of counts small: every count beyond the range has the rainbow of the nearest
         end.
+    start : int, default 0
+        Smallest count (Sadeghi et al.'s count queries start at 1 or at the noise bound D).
 
     Examples
     --------
@@ -210,23 +212,26 @@ def count_path(n: int, *, outputs: Sequence[float] | None = None) -> RainbowGrap
     >>> G.n_nodes, G.n_outputs, G.rainbow(999_999)
     (1000001, 4, (3, 2, 1, 0))
     """
-    n = check_int(n, "n", minimum=1)
+    start = check_int(start, "start", minimum=0)
+    n = check_int(n, "n", minimum=start + 1)
     outs = tuple(range(n + 1)) if outputs is None else _numeric_outputs(outputs)
     v = np.asarray(outs, dtype=np.float64)
-    counts = np.arange(n + 1, dtype=np.float64)
+    counts = np.arange(start, n + 1, dtype=np.float64)
     # the rainbow of m depends on m only through its position among the outputs: every count
     # beyond the outputs' range has the rainbow of the nearest end
     key = np.clip(counts, v.min(), v.max())
     uniq, ids = np.unique(key, return_inverse=True)
     order = np.argsort(np.abs(v[None, :] - uniq[:, None]), axis=1, kind="stable")
     table, tid = np.unique(order, axis=0, return_inverse=True)
-    edges = np.column_stack([np.arange(n), np.arange(1, n + 1)])
+    k = n - start
+    edges = np.column_stack([np.arange(k), np.arange(1, k + 1)])
     return RainbowGraph.from_edges(
         edges,
         outputs=outs,
         rainbow_table=table.astype(np.intp),
         rainbow_ids=tid.ravel()[ids].astype(np.intp),
-        answers=range(n + 1),
+        nodes=None if start == 0 else range(start, n + 1),
+        answers=range(start, n + 1),
     )
 
 

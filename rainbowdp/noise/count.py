@@ -52,7 +52,7 @@ from .._validation import check_delta, check_epsilon, check_int, real_array
 from ..exceptions import InfeasibleDesignError, ParameterError, ParameterTypeError, SolverError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
-from ._family import Claim, Family, mechanism_from_rows, register
+from ._family import Claim, Family, integer_answers_of, mechanism_from_rows, register
 
 __all__ = [
     "CASES",
@@ -246,39 +246,21 @@ def graph(N: int, D: int, *, n_min: int = 1) -> RainbowGraph:
     >>> G.rainbow(1)
     (1, 0, 2, 3, 4, 5)
     """
+    from ..builders import count_path
+
     D = _check_D(D)
     n_min = check_int(n_min, "n_min", minimum=1)
-    N = check_int(N, "N", minimum=n_min, maximum=10**7)
-    counts = np.arange(n_min, N + 1)
-    outs = np.arange(N + D + 1)
-    key = np.argsort(np.abs(outs[None, :] - counts[:, None]), axis=1, kind="stable")
-    table, tid = np.unique(key, axis=0, return_inverse=True)
-    edges = np.column_stack([np.arange(counts.size - 1), np.arange(1, counts.size)])
-    return RainbowGraph.from_edges(
-        edges,
-        outputs=tuple(outs.tolist()),
-        rainbow_table=table.astype(np.intp),
-        rainbow_ids=tid.ravel().astype(np.intp),
-        nodes=tuple(counts.tolist()),
-        answers=tuple(counts.tolist()),
-    )
+    N = check_int(N, "N", minimum=n_min + 1, maximum=10**7)
+    return count_path(N, outputs=range(N + D + 1), start=n_min)
 
 
 def _count_graph_params(G: RainbowGraph) -> tuple[np.ndarray, int]:
     """(counts, number of outputs) of a graph with integer counts and outputs 0..q-1."""
     check_graph(G, "G")
     q = G.n_outputs
-    if G.answers is None or G.outputs != tuple(range(q)):
-        raise ParameterError(
-            f"`G` must have true answers and outputs 0..q-1 (a count graph), got {G!r}."
-        )
-    try:
-        counts = np.asarray(G.answers, dtype=np.int64)
-    except (TypeError, ValueError):
-        raise ParameterError("`G` must have integer true answers (counts).") from None
-    if not np.array_equal(counts, np.asarray(G.answers, dtype=np.float64)):
-        raise ParameterError("`G` must have integer true answers (counts).")
-    return counts, q
+    if G.outputs != tuple(range(q)):
+        raise ParameterError(f"`G` must have the outputs 0..q-1 of a count graph, got {G!r}.")
+    return integer_answers_of(G, "count noise"), q
 
 
 def mechanism(
