@@ -85,6 +85,7 @@ __all__ = [
     "are_close",
     "boundary_graph",
     "builders",
+    "cellkey",
     "certify",
     "compare",
     "design",
@@ -115,12 +116,13 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    """Load :mod:`rainbowdp.design` (and with it PuLP and the solvers) on first use.
+    """Load :mod:`rainbowdp.design` (and with it PuLP and the solvers) and
+    :mod:`rainbowdp.cellkey` on first use.
 
     ``import rainbowdp`` stays light: verification needs neither PuLP nor matplotlib.
     """
-    if name == "design":
+    if name in ("design", "cellkey"):
         import importlib
 
-        return importlib.import_module(".design", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,12 @@ r"""The ``rainbowdp`` command.
     rainbowdp design --family count --N N --D D --epsilon E [--eta H | --delta D]
                      [--law singleton|exact] [--n-min M] [-o OUT.json] [--json]
     rainbowdp plot GRAPH -o OUT.png|OUT.pdf|OUT.svg [--dpi N]
-    rainbowdp reproduce fig3|...|fig14|count-fig1|...|count-fig4 [-o OUT.png] [--dpi N] [--json]
+    rainbowdp reproduce fig3|...|fig14|count-fig1|...|count-fig4|abs-fig1|...|abs-fig5|abs-optimal
+                        [-o OUT.png] [--dpi N] [--json]
+    rainbowdp ptable design --epsilon E --delta D [--method maxent|optimal] [--keysize K]
+                     [-o PT.csv] [--json]
+    rainbowdp ptable audit PT.csv [--epsilon E ...] [--delta D ...] [--keysize K] [--json]
+    rainbowdp perturb DATA.csv --by COL1,COL2 --ptable PT.csv [-o TABLE.csv] [--json]
     rainbowdp families [--json]
     rainbowdp families NAME --n N --epsilon E [--form F] [--sigma S] [--json]
     rainbowdp --version
@@ -676,6 +681,12 @@ def _reproducible() -> dict[str, tuple[str, Any]]:
             functools.partial(r.sadeghi_figure3, "b"),
         ),
         "count-fig4": ("Sadeghi et al., Fig. 4", r.sadeghi_figure4),
+        "abs-fig1": ("Sadeghi & Chien, Fig. 1", r.abs_figure1),
+        "abs-fig2": ("Sadeghi & Chien, Fig. 2", r.abs_figure2),
+        "abs-fig3": ("Sadeghi & Chien, Fig. 3 / Example 1", r.abs_figure3),
+        "abs-fig4": ("Sadeghi & Chien, Fig. 4 (KEYSIZE)", r.abs_figure4),
+        "abs-fig5": ("Sadeghi & Chien, Fig. 5 (KEYSIZE)", r.abs_figure5),
+        "abs-optimal": ("optimal table vs max-entropy table", r.abs_optimal_comparison),
     }
 
 
@@ -707,6 +718,12 @@ REPRODUCIBLE_NAMES = (
     "count-fig3a",
     "count-fig3b",
     "count-fig4",
+    "abs-fig1",
+    "abs-fig2",
+    "abs-fig3",
+    "abs-fig4",
+    "abs-fig5",
+    "abs-optimal",
 )
 
 
@@ -1076,7 +1093,8 @@ def _parser() -> _Parser:
         help="fig3-fig5: Gu et al. (optimal line mechanisms); table1, fig9a/b, fig10a/b, "
         "fig13a/b: Kadam et al. (optimal modulo-addition noise); fig5a/b, fig6, fig7a/b, fig8, "
         "fig11a/b, fig12a/b, fig14: Kadam et al. (comparisons, clamping, sweeps; fig14 on "
-        "synthetic data)",
+        "synthetic data); count-fig1..count-fig4: Sadeghi et al. (count queries); "
+        "abs-fig1..abs-fig5, abs-optimal: Sadeghi & Chien (ABS perturbation, cell keys)",
     )
     r.add_argument("-o", "--output", default=None, help="image file (.png, .pdf or .svg)")
     r.add_argument(
@@ -1109,6 +1127,10 @@ def _parser() -> _Parser:
     )
     fa.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     fa.set_defaults(func=_cmd_families)
+
+    from ._cli_cellkey import add_parsers
+
+    add_parsers(sub)
     return p
 
 

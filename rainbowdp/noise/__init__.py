@@ -17,13 +17,13 @@ log-PMF and log-tail functions.
 True
 >>> sorted(noise.FAMILIES)  # doctest: +NORMALIZE_WHITESPACE
 ['count', 'discrete_gaussian', 'exponential', 'geometric', 'modulo',
- 'randomized_response', 'staircase']
+ 'randomized_response', 'staircase', 'tablebuilder']
 
 See ``docs/families.md`` for the maths, the references, how to add a family, and a table of
 nominal against exact guarantees on finite instances.
 """
 
-from . import count, modulo
+from . import count, modulo, tablebuilder
 from ._additive import (
     FORMS,
     DiscreteGaussianLaw,
@@ -92,4 +92,5 @@ __all__ = [
     "randomized_response",
     "register",
     "staircase",
+    "tablebuilder",
 ]

@@ -6,7 +6,9 @@ One module per paper:
 - :mod:`rainbowdp.reproduce.kadam` -- Kadam et al., Table 1 and Figs. 5-14
   (:func:`kadam_table1`, :func:`kadam_figure5`, ...);
 - :mod:`rainbowdp.reproduce.sadeghi` -- Sadeghi et al., Figs. 1-4 (:func:`sadeghi_figure1`,
-  ..., :func:`sadeghi_figure4`).
+  ..., :func:`sadeghi_figure4`);
+- :mod:`rainbowdp.reproduce.abs` -- Sadeghi & Chien (the ABS perturbation), Figs. 1-5 and the
+  comparison with the optimal table (:func:`abs_figure1`, ..., :func:`abs_optimal_comparison`).
 
 Every name is re-exported here; ``rainbowdp reproduce NAME`` reaches each figure of Gu et al.
 and Kadam et al.
@@ -14,6 +16,17 @@ and Kadam et al.
 
 from __future__ import annotations
 
+from .abs import (
+    ABS_EXAMPLE1,
+    ABS_FIG1,
+    ABS_KEYSIZE_EXPERIMENT,
+    abs_figure1,
+    abs_figure2,
+    abs_figure3,
+    abs_figure4,
+    abs_figure5,
+    abs_optimal_comparison,
+)
 from .kadam import (
     KADAM_COUNT_SHIFTS,
     KADAM_EQ59,
@@ -60,6 +73,9 @@ from .sadeghi import (
 )
 
 __all__ = [
+    "ABS_EXAMPLE1",
+    "ABS_FIG1",
+    "ABS_KEYSIZE_EXPERIMENT",
     "GU_BOUNDARY",
     "GU_EPSILON",
     "KADAM_COUNT_SHIFTS",
@@ -76,6 +92,12 @@ __all__ = [
     "LineFigure",
     "PMFFigure",
     "Panel",
+    "abs_figure1",
+    "abs_figure2",
+    "abs_figure3",
+    "abs_figure4",
+    "abs_figure5",
+    "abs_optimal_comparison",
     "dg_sigma_for_variance",
     "dg_variance",
     "figure_3",

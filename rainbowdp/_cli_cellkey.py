@@ -1,0 +1,312 @@
+r"""The cell-key commands of ``rainbowdp``: ``ptable design``, ``ptable audit`` and ``perturb``.
+
+::
+
+    rainbowdp ptable design --epsilon E --delta D [--method maxent|optimal] [--keysize K]
+                            [--rows R] [--D D] [--variance V] [--layout ptable|ons]
+                            [-o PT.csv] [--json]
+    rainbowdp ptable audit PT.csv [--epsilon E ...] [--delta D ...] [--keysize K]
+                           [--layout auto|ptable|ons] [--json]
+    rainbowdp perturb DATA.csv --by COL1,COL2 --ptable PT.csv [--record-key COL[,COL...]]
+                      [--seed S] [--keysize K] [--method abs|sum] [--no-margins]
+                      [-o TABLE.csv] [--json]
+
+Exit codes and one-line errors are those of :mod:`rainbowdp.cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .exceptions import ParameterError
+
+__all__ = ["add_parsers"]
+
+#: Extension of the files ``ptable design`` and ``perturb`` write.
+CSV_SUFFIXES = (".csv",)
+#: ``perturb`` shows progress when reading a file with at least this many bytes.
+PROGRESS_BYTES = 50_000_000
+
+
+def _keysize(text: str) -> int:
+    """argparse type: a KEYSIZE as an integer or as 2^k."""
+    t = text.replace(" ", "")
+    try:
+        if t.startswith("2^") or t.startswith("2**"):
+            return 2 ** int(t.split("^")[-1].split("**")[-1])
+        return int(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--keysize must be an integer or 2^k, got {text!r}"
+        ) from None
+
+
+# ------------------------------------------------------------------------------ ptable design
+def _cmd_ptable_design(args: argparse.Namespace) -> int:
+    from . import cellkey
+    from .cli import EXIT_OK, _check_output, _emit
+
+    out = _check_output(args.output, CSV_SUFFIXES, [], "a ptable file") if args.output else None
+    d = cellkey.design_ptable(
+        args.epsilon,
+        args.delta,
+        method=args.method,
+        keysize=args.keysize,
+        rows=args.rows,
+        D=args.D,
+        variance=args.variance,
+    )
+    if out is not None:
+        cellkey.write_ptable(d.table, out, layout=args.layout)
+    data = {**d.to_dict(), "output": str(out) if out else None, "layout": args.layout}
+    text = (
+        f"ptable ({args.method}): D = {d.D}, variance = {d.variance:.6g}, "
+        f"KEYSIZE = {d.table.keysize}, rows 0..{d.table.max_count}\n"
+        f"  exact delta at epsilon = {d.epsilon:g}: {d.delta:.6g} on counts >= D "
+        f"(target {d.target_delta:g}); {d.delta_all_counts:.6g} over all counts "
+        "(small-count rows included)"
+    )
+    if out is not None:
+        text += f"\nwrote {out} ({args.layout} layout)"
+    _emit(data, args.json, text)
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------- ptable audit
+def _cmd_ptable_audit(args: argparse.Namespace) -> int:
+    from . import cellkey
+    from .cli import EXIT_OK, _emit
+
+    table = cellkey.read_ptable(args.ptable, layout=args.layout)
+    epsilons = args.epsilon if args.epsilon else None
+    deltas = args.delta if args.delta else None
+    rep = cellkey.audit(table, epsilons=epsilons, deltas=deltas, keysize=args.keysize)
+    _emit({"ptable": str(args.ptable), **rep.to_dict()}, args.json, str(rep))
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------------- perturb
+def _progress(total: int, label: str) -> Any:
+    """A progress bar on standard error for large inputs (tqdm when installed), else None."""
+    if total < PROGRESS_BYTES or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _PlainProgress(total, label)
+    return tqdm(total=total, unit="B", unit_scale=True, desc=label, file=sys.stderr)
+
+
+class _PlainProgress:
+    """A one-line percentage on standard error (used when tqdm is not installed)."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.total, self.done, self.label, self.shown = total, 0, label, -1
+
+    def update(self, n: int) -> None:
+        self.done += n
+        pct = int(100 * self.done / self.total)
+        if pct != self.shown:
+            self.shown = pct
+            print(f"\r{self.label}: {pct}%", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        print(file=sys.stderr, flush=True)
+
+
+def _read_csv(path: Path, columns: list[str]) -> dict[str, np.ndarray]:
+    """The named columns of a CSV file (as strings, integer columns as int64)."""
+    size = path.stat().st_size
+    bar = _progress(size, f"reading {path.name}")
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh)
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise ParameterError(f"`data` file {str(path)!r} is empty.") from None
+        missing = [c for c in columns if c not in header]
+        if missing:
+            raise ParameterError(
+                f"`data` file {str(path)!r} has no column(s) {missing}; its columns are {header}."
+            )
+        idx = [header.index(c) for c in columns]
+        values: list[list[str]] = [[] for _ in columns]
+        for line_no, row in enumerate(reader, start=2):
+            if len(row) != len(header):
+                raise ParameterError(
+                    f"`data` file {str(path)!r}, line {line_no}: {len(row)} fields, expected "
+                    f"{len(header)}."
+                )
+            for k, i in enumerate(idx):
+                values[k].append(row[i])
+            if bar is not None and line_no % 100_000 == 0:
+                bar.update(fh.tell() - getattr(bar, "_pos", 0))
+                bar._pos = fh.tell()
+        if bar is not None:
+            bar.update(max(0, size - getattr(bar, "_pos", 0)))
+            bar.close()
+    return {c: np.asarray(v) for c, v in zip(columns, values, strict=True)}
+
+
+def _int_column(values: np.ndarray, name: str) -> np.ndarray:
+    try:
+        return values.astype(np.uint64)
+    except ValueError:
+        bad = next(v for v in values if not v.strip().isdigit())
+        raise ParameterError(
+            f"record key column {name!r} must hold non-negative integers, got {bad!r}."
+        ) from None
+
+
+def _write_table(table: Any, path: Path) -> None:
+    cols = list(table.columns)
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(cols)
+        arrays = [np.asarray(table.columns[c]) for c in cols]
+        for row in zip(*arrays, strict=True):
+            w.writerow([str(x) for x in row])
+
+
+def _cmd_perturb(args: argparse.Namespace) -> int:
+    from . import cellkey
+    from .cli import EXIT_OK, _check_output, _emit
+
+    data_path = Path(args.data)
+    out = (
+        _check_output(args.output, CSV_SUFFIXES, [args.data, args.ptable], "a table file")
+        if args.output
+        else None
+    )
+    by = [c.strip() for c in args.by.split(",") if c.strip()]
+    if not by:
+        raise ParameterError(f"`--by` must name at least one column, got --by={args.by!r}.")
+    key_cols = [c.strip() for c in args.record_key.split(",") if c.strip()]
+    table = cellkey.read_ptable(args.ptable)
+    K = args.keysize if args.keysize is not None else (table.keysize or 2**32)
+    if args.seed is not None:
+        data = _read_csv(data_path, by)
+        n = len(data[by[0]])
+        keys: Any = cellkey.record_keys(
+            n, keysize=K, components=1 if args.method == "sum" else 4, seed=args.seed
+        )
+    else:
+        data = _read_csv(data_path, by + key_cols)
+        keys = np.stack([_int_column(data.pop(c), c) for c in key_cols], axis=1)
+        if keys.shape[1] == 1:
+            keys = keys[:, 0]
+    res = cellkey.perturb(
+        data,
+        by,
+        table,
+        record_keys=keys,
+        keysize=K,
+        margins=not args.no_margins,
+        method=args.method,
+    )
+    if out is not None:
+        _write_table(res, out)
+    u = cellkey.utility(res)
+    summary = {
+        "cells": len(res.columns["count"]),
+        "records": len(res.record_cell),
+        "keysize": K,
+        "utility": u.to_dict() if hasattr(u, "to_dict") else str(u),
+        "output": str(out) if out else None,
+    }
+    text = (
+        f"perturbed {summary['cells']} cells from {summary['records']} records (KEYSIZE {K})\n"
+        f"  |perturbed - true|: mean {u.absolute.mean:.4g}, max {u.absolute.max:.4g}; "
+        f"relative (true > 0): mean {u.relative.mean:.4g}, max {u.relative.max:.4g}\n"
+        f"  false zeros: {u.false_zeros}, false non-zeros: {u.false_nonzeros}"
+    )
+    if out is not None:
+        text += f"\nwrote {out}"
+    _emit(summary, args.json, text)
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------------ parsers
+def add_parsers(sub: Any) -> None:
+    """Add ``ptable`` (with ``design`` and ``audit``) and ``perturb`` to the subparsers."""
+    from .cli import _finite_float, _int, _Parser
+
+    pt = sub.add_parser("ptable", help="design or audit a perturbation table (cell-key method)")
+    pts = pt.add_subparsers(dest="ptable_command", required=True, parser_class=_Parser)
+
+    d = pts.add_parser(
+        "design", help="design a ptable meeting (epsilon, delta) after quantisation by KEYSIZE"
+    )
+    d.add_argument("--epsilon", type=_finite_float("--epsilon"), required=True)
+    d.add_argument("--delta", type=_finite_float("--delta"), required=True)
+    d.add_argument(
+        "--method",
+        choices=["maxent", "optimal"],
+        default="maxent",
+        help="maxent: the max-entropy noise of the design guide (Sadeghi & Chien 2.4); optimal: "
+        "the zero-bias noise with the same variance cap and the smallest exact delta",
+    )
+    d.add_argument("--keysize", type=_keysize, default=2**32, help="KEYSIZE (default 2^32)")
+    d.add_argument("--rows", type=_int("--rows"), default=None, help="rows 0..R-1 (default D+1)")
+    d.add_argument("--D", type=_int("--D"), default=None, help="start the search at this D")
+    d.add_argument("--variance", type=_finite_float("--variance", positive=True), default=None)
+    d.add_argument("--layout", choices=["ptable", "ons"], default="ptable")
+    d.add_argument("-o", "--output", default=None, help="ptable file (.csv)")
+    d.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
+    d.set_defaults(func=_cmd_ptable_design)
+
+    a = pts.add_parser("audit", help="exact epsilon, delta, bias and variance of a ptable file")
+    a.add_argument("ptable", help="ptable file (R ptable or ONS layout, .csv)")
+    a.add_argument(
+        "--epsilon",
+        type=_finite_float("--epsilon"),
+        action="append",
+        default=None,
+        help="an epsilon at which to report the exact delta (repeatable; default 1)",
+    )
+    a.add_argument(
+        "--delta",
+        type=_finite_float("--delta"),
+        action="append",
+        default=None,
+        help="a delta at which to report the exact epsilon (repeatable; default 0 and 1e-6)",
+    )
+    a.add_argument(
+        "--keysize",
+        type=_keysize,
+        default=None,
+        help="audit the table quantised at this KEYSIZE (what the cell keys apply)",
+    )
+    a.add_argument("--layout", choices=["auto", "ptable", "ons"], default="auto")
+    a.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
+    a.set_defaults(func=_cmd_ptable_audit)
+
+    p = sub.add_parser("perturb", help="perturb the frequency table of a CSV file (cell keys)")
+    p.add_argument("data", help="microdata (.csv with a header)")
+    p.add_argument("--by", required=True, help="the columns to cross-tabulate, e.g. sex,region")
+    p.add_argument("--ptable", required=True, help="ptable file (.csv)")
+    p.add_argument(
+        "--record-key",
+        default="rkey",
+        help="column(s) of the record keys (default rkey; 4 comma-separated columns for 4 "
+        "components)",
+    )
+    p.add_argument(
+        "--seed",
+        type=_int("--seed"),
+        default=None,
+        help="draw the record keys from this seed instead of reading them (consistent only for "
+        "the same file in the same row order)",
+    )
+    p.add_argument("--keysize", type=_keysize, default=None, help="KEYSIZE (default the table's)")
+    p.add_argument("--method", choices=["abs", "sum"], default="abs")
+    p.add_argument("--no-margins", action="store_true", help="interior cells only")
+    p.add_argument("-o", "--output", default=None, help="perturbed table (.csv)")
+    p.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
+    p.set_defaults(func=_cmd_perturb)

@@ -1,0 +1,79 @@
+r"""The cell-key method: perturbation tables, quantised lookup sampling, record and cell keys,
+perturbed frequency tables, and the exact (ε, δ)-DP audit of a perturbation table.
+
+A perturbation table (:class:`Ptable`) is a mechanism on the count path: row i gives the law of
+the published count of a cell whose true count is i. The cell-key method (Sadeghi & Chien,
+§3–4) selects the noise of a cell by its *cell key*, computed from random keys attached to the
+records, so the same cell always gets the same noise:
+
+- record keys and cell keys (3.1)–(3.2): :func:`record_keys`, :func:`cell_keys`;
+- the quantised lookup (4.1)–(4.3) and the post-sampling measures (4.5)–(4.11):
+  :func:`quantised_cdf`, :func:`lookup`, :func:`post_sampling`, :func:`check_quantisation`;
+- tables: :class:`Ptable`, :func:`read_ptable` / :func:`write_ptable` (the R ``ptable`` and the
+  ONS layouts), :func:`audit` (exact ε, δ, bias and variance), :func:`design_ptable` and
+  :func:`optimal_noise` (the smallest exact δ under an agency's constraints);
+- perturbing microdata: :func:`frequency_table`, :func:`perturb`, :func:`utility`.
+
+See ``docs/cellkey.md`` for a tutorial from microdata to a perturbed, audited table.
+
+References
+----------
+.. [1] P. Sadeghi, C.-H. Chien, "On the connection between the ABS perturbation methodology and
+   differential privacy" (2023), Sections 3–4.
+"""
+
+from ._design import METHODS, PtableDesign, design_ptable
+from ._keys import big_prime, cell_key_components, cell_keys, record_keys, record_keys_from_int
+from ._optimal import OptimalNoise, OptimalTable, optimal_noise, optimal_table
+from ._perturb import FrequencyTable, Utility, frequency_table, perturb, utility, utility_measures
+from ._ptable import ABOVE_RULES, LAYOUTS, AuditReport, Ptable, audit, read_ptable, write_ptable
+from ._quantise import (
+    KEYSIZES,
+    KeysizeWarning,
+    PostSampling,
+    QuantisationError,
+    check_keysize,
+    check_quantisation,
+    lookup,
+    post_sampling,
+    quantised_cdf,
+    quantised_pmf,
+)
+
+__all__ = [
+    "ABOVE_RULES",
+    "KEYSIZES",
+    "LAYOUTS",
+    "METHODS",
+    "AuditReport",
+    "FrequencyTable",
+    "KeysizeWarning",
+    "OptimalNoise",
+    "OptimalTable",
+    "PostSampling",
+    "Ptable",
+    "PtableDesign",
+    "QuantisationError",
+    "Utility",
+    "audit",
+    "big_prime",
+    "cell_key_components",
+    "cell_keys",
+    "check_keysize",
+    "check_quantisation",
+    "design_ptable",
+    "frequency_table",
+    "lookup",
+    "optimal_noise",
+    "optimal_table",
+    "perturb",
+    "post_sampling",
+    "quantised_cdf",
+    "quantised_pmf",
+    "read_ptable",
+    "record_keys",
+    "record_keys_from_int",
+    "utility",
+    "utility_measures",
+    "write_ptable",
+]

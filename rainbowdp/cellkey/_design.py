@@ -1,0 +1,196 @@
+r"""Designing a perturbation table for a target (ε, δ): the noise, the small-count rows, the
+quantisation by KEYSIZE, and a check of the table actually applied.
+
+:func:`design_ptable` takes the noise law from the design guide of Sadeghi & Chien (§2.4,
+``method="maxent"``: the max-entropy noise with the smallest D meeting δ at ε) or the law with
+the smallest exact δ under the same constraints (``method="optimal"``,
+:func:`~rainbowdp.cellkey.optimal_table`, which also designs the rows of the counts below D),
+builds the table -- for ``"maxent"`` with zero-bias anchored rows for the counts below D
+(:meth:`Ptable.from_noise`) --, quantises it at KEYSIZE (the mechanism the cell
+keys apply, (4.2)–(4.5)), and audits the quantised table with the verifier. Quantisation can
+lose support or raise ε (§4.3); the design then moves to the next D until the *applied* table
+meets δ at ε on the counts >= D -- the setting the paper's analysis covers (its footnote 1).
+The δ of the edges below D (the anchored rows, data-dependent) is reported beside it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
+from ..exceptions import InfeasibleDesignError, ParameterError
+from ._ptable import AuditReport, Ptable, audit
+from ._quantise import check_keysize
+
+__all__ = ["METHODS", "PtableDesign", "design_ptable"]
+
+#: The noise laws :func:`design_ptable` can use.
+METHODS = ("maxent", "optimal")
+#: How many D beyond the first candidate are tried when quantisation breaks the target.
+MAX_EXTRA_D = 64
+
+
+@dataclass(frozen=True)
+class PtableDesign:
+    r"""A perturbation table designed for (ε, δ) (:func:`design_ptable`).
+
+    Attributes
+    ----------
+    table : Ptable
+        The quantised table (probabilities :math:`p^Q`, multiples of 1/KEYSIZE) with its
+        ``keysize``: exactly what the cell keys apply, ready for :func:`write_ptable`.
+    method : str
+    epsilon, target_delta : float
+    D : int
+        Largest |noise|.
+    gamma : float or None
+        γ of the max-entropy law (None for ``method="optimal"``).
+    variance : float
+        Variance of the noise before quantisation.
+    delta : float
+        Exact δ at ε of the applied table on the counts >= D (the verifier's, rounded up):
+        at most ``target_delta``.
+    delta_all_counts : float
+        Exact δ at ε over every count, the anchored small-count rows included.
+    report : AuditReport
+        The audit of the applied table.
+    """
+
+    table: Ptable
+    method: str
+    epsilon: float
+    target_delta: float
+    D: int
+    gamma: float | None
+    variance: float
+    delta: float
+    delta_all_counts: float
+    report: AuditReport
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (the table itself is written with :func:`write_ptable`)."""
+        return {
+            "method": self.method,
+            "epsilon": self.epsilon,
+            "target_delta": self.target_delta,
+            "D": self.D,
+            "gamma": self.gamma,
+            "variance": self.variance,
+            "delta": self.delta,
+            "delta_all_counts": self.delta_all_counts,
+            "keysize": self.table.keysize,
+            "rows": self.table.max_count + 1,
+        }
+
+
+def _table(
+    method: str, eps: float, D: int, variance: float | None, rows: int, K: int
+) -> tuple[Ptable, float | None, float]:
+    """(table, γ or None, variance of the noise) of the chosen method at D."""
+    from ..noise import tablebuilder as tb
+
+    if method == "maxent":
+        g = tb.guide_gamma(eps, D) if variance is None else tb.gamma_for_variance(variance, D)
+        T = Ptable.from_noise(tb.pmf(g, D), low=-D, rows=rows - 1, keysize=K)
+        return T, g, tb.variance(g, D)
+    from ._optimal import optimal_table
+
+    V = tb.variance(tb.guide_gamma(eps, D), D) if variance is None else variance
+    r = optimal_table(eps, D=D, variance=V, rows=rows)
+    return Ptable(r.table.probabilities, keysize=K), None, r.law.variance
+
+
+def design_ptable(
+    epsilon: float,
+    delta: float,
+    *,
+    method: Literal["maxent", "optimal"] = "maxent",
+    keysize: int = 2**32,
+    rows: int | None = None,
+    D: int | None = None,
+    variance: float | None = None,
+) -> PtableDesign:
+    r"""A perturbation table whose applied (quantised) mechanism is (ε, δ)-DP on counts >= D.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε > 0.
+    delta : float
+        Target δ in (0, 1].
+    method : {"maxent", "optimal"}, default "maxent"
+        ``"maxent"``: the max-entropy noise of the design guide (Sadeghi & Chien §2.4: γ of
+        the guide, or the γ of ``variance`` if given). ``"optimal"``: the zero-bias noise on
+        [-D, D] with the same variance cap and the smallest exact δ, and the small-count rows
+        with the smallest exact δ given it (:func:`~rainbowdp.cellkey.optimal_table`).
+    keysize : int, default 2**32
+        KEYSIZE of the cell keys (a power of two).
+    rows : int, optional
+        Rows 0..rows - 1 of the table (default D + 1: the last row is data-independent).
+    D : int, optional
+        Start the search at this D (default: the guide's D*).
+    variance : float, optional
+        The variance (``"maxent"``) or variance cap (``"optimal"``) instead of the guide's.
+
+    Returns
+    -------
+    PtableDesign
+
+    Raises
+    ------
+    InfeasibleDesignError
+        If no D up to 64 beyond the first meets the target after quantisation (e.g. KEYSIZE
+        too small: 1/KEYSIZE bounds δ^Q from below, §4.2).
+
+    Examples
+    --------
+    >>> d = design_ptable(0.5, 1e-4)          # Example 1 at KEYSIZE 2^32
+    >>> d.D, d.delta <= 1e-4, d.table.keysize == 2**32
+    (25, True, True)
+    """
+    eps = check_epsilon(epsilon, finite_exp=True)
+    if eps <= 0:
+        raise ParameterError(f"`epsilon` must be > 0, got epsilon={epsilon!r}.")
+    target = check_delta(delta)
+    if target <= 0:
+        raise ParameterError(f"`delta` must be > 0, got delta={delta!r}.")
+    if not isinstance(method, str) or method not in METHODS:
+        raise ParameterError(f"`method` must be one of {METHODS}, got method={method!r}.")
+    K = check_keysize(keysize)
+    V = None if variance is None else check_nonnegative_float(variance, "variance")
+    if V is not None and not (0 < V < math.inf):
+        raise ParameterError(f"`variance` must be positive and finite, got variance={variance!r}.")
+    if D is None:
+        from ..noise import tablebuilder as tb
+
+        start = tb.design(eps, target).D if V is None else 1
+    else:
+        start = check_int(D, "D", minimum=1, maximum=10_000)
+    for d in range(start, start + MAX_EXTRA_D + 1):
+        if V is not None and method == "maxent" and not V < d * (d + 1) / 3:
+            continue  # Proposition 1: no max-entropy law of this variance on [-d, d]
+        n_rows = d + 1 if rows is None else check_int(rows, "rows", minimum=d + 1)
+        T, g, var = _table(method, eps, d, V, n_rows, K)
+        rep = audit(T, epsilons=[eps], keysize=K)
+        indep = rep.delta_at_epsilon_independent
+        got = rep.delta_at_epsilon[0] if indep is None else indep[0]
+        if got <= target and not rep.lost_support:
+            return PtableDesign(
+                T.quantised(K),
+                method,
+                eps,
+                target,
+                d,
+                g,
+                var,
+                got,
+                rep.delta_at_epsilon[0],
+                rep,
+            )
+    raise InfeasibleDesignError(
+        f"no D in [{start}, {start + MAX_EXTRA_D}] gives a table meeting delta={target:g} at "
+        f"epsilon={eps:g} after quantisation with keysize={K}; use a larger `keysize` or a "
+        "larger `delta`."
+    )

@@ -1,0 +1,799 @@
+r"""Perturbing a frequency table from microdata with the cell key method (Sadeghi & Chien, §3–4).
+
+A frequency table counts the records in every cell of the cross-classification of some
+categorical variables (:func:`frequency_table`), optionally with every margin. Each cell's key is
+computed from the record keys of its records (§3, :mod:`._keys`), and the cell's count and key
+select its noise from a perturbation table (:class:`~._ptable.Ptable`, §4):
+
+.. math::
+
+    \hat n_{\text{cell}} = n_{\text{cell}} + \text{noise}\big(n_{\text{cell}},
+    \mathrm{CellKey}_{\text{cell}}\big).
+
+**Consistency.** A cell's key depends only on its set of records, so the same cell gets the same
+key -- and the same noise -- in every query: the cell (a, b) of a table by [a, b] and of a table
+by [a, b, c] summed over c, the margin a of a table by [a, b] and the cell a of a table by [a].
+Margins are computed from the interior cells by the additivity of (3.1): the components of a
+margin are the sums of its interior cells' (exact) component sums modulo bigN, which equal the
+components computed from the union of its records; the XOR (3.2) is applied last.
+
+**Small counts and zeros.** The published count is never negative: a ptable's rows put no mass
+below 0 (checked again here). A cell with count 0 has no records, so its key is the key of an
+empty sum, 0, and it is perturbed with the ptable's row 0. Key 0 selects the smallest noise of
+that row with positive quantised mass, which is 0 whenever row 0 can publish 0 at all (its noise
+is never negative). With the usual row 0, the point mass at 0 (e.g. :meth:`Ptable.from_noise`),
+**zeros stay zeros**: a structural or sampling zero is published as 0. (All empty cells share key
+0, so a row 0 that perturbed zeros would perturb them all alike.)
+
+References
+----------
+.. [1] P. Sadeghi, C.-H. Chien, "On the connection between the ABS perturbation methodology and
+   differential privacy" (2023), Sections 3–4.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import ParameterError, ParameterTypeError
+from ._keys import (
+    Method,
+    _check_method,
+    _check_record_keys,
+    _component_sums,
+    _components_from_sums,
+    _int_array,
+    _keys_from_components,
+    key_modulus,
+    record_keys_from_int,
+)
+from ._quantise import check_keysize
+
+__all__ = [
+    "QUANTILES",
+    "RESERVED",
+    "TOTAL",
+    "Distances",
+    "FrequencyTable",
+    "Utility",
+    "frequency_table",
+    "perturb",
+    "utility",
+    "utility_measures",
+]
+
+#: The label of a margin ("summed over this variable").
+TOTAL = "Total"
+#: Column names the tables add; a ``by`` variable may not use them.
+RESERVED = ("count", "cell_key", "noise", "perturbed")
+#: The default column of record keys (the R package ``cellKey`` calls it ``rkey``).
+RKEY = "rkey"
+#: Most cells of a table (margins included).
+MAX_CELLS = 10**8
+#: Quantiles reported by :func:`utility_measures`.
+QUANTILES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
+
+
+# ------------------------------------------------------------------------------------ input
+def _is_frame(data: Any) -> bool:
+    """A pandas DataFrame (pandas is imported only if the caller already has)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(data, pd.DataFrame)
+
+
+def _check_data(data: Any) -> tuple[bool, Any]:
+    if _is_frame(data):
+        return True, data
+    if not isinstance(data, Mapping):
+        raise ParameterTypeError(
+            "`data` must be a pandas DataFrame or a mapping {column name: 1-D array}, got "
+            f"data of type {type(data).__name__}."
+        )
+    return False, data
+
+
+def _check_by(by: Any, data: Any) -> tuple[str, ...]:
+    names = (by,) if isinstance(by, str) else by
+    if not isinstance(names, Sequence) or isinstance(names, bytes) or not names:
+        raise ParameterError(f"`by` must be a non-empty list of column names, got by={by!r}.")
+    names = tuple(names)
+    for name in names:
+        if not isinstance(name, str):
+            raise ParameterTypeError(f"`by` must hold column names (str), got {name!r} in {by!r}.")
+        if name not in data:
+            raise ParameterError(
+                f"`by` names the column {name!r}, which is not in `data` (columns: "
+                f"{list(data)[:20]!r})."
+            )
+        if name in RESERVED:
+            raise ParameterError(
+                f"`by` may not use the reserved column name {name!r} (reserved: {RESERVED})."
+            )
+    if len(set(names)) != len(names):
+        raise ParameterError(f"`by` must not repeat a column, got by={by!r}.")
+    return names
+
+
+def _column(data: Any, name: str, frame: bool) -> Any:
+    """A column as given (a pandas Series, or an array for a mapping)."""
+    if frame:
+        return data[name]
+    col = np.asarray(data[name])
+    if col.ndim == 0:
+        raise ParameterError(
+            f"`data` column {name!r} must be a 1-D array, got a scalar {data[name]!r}."
+        )
+    return col
+
+
+def _length(col: Any) -> int:
+    return int(col.shape[0])
+
+
+def _check_total(total: Any) -> str:
+    if not isinstance(total, str) or not total:
+        raise ParameterTypeError(f"`total` must be a non-empty string, got total={total!r}.")
+    return total
+
+
+def _factorize(col: Any, name: str, frame: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(levels, codes): the sorted categories of a column and each record's index into them.
+
+    A pandas categorical keeps all its declared categories (unused ones give empty cells).
+    """
+    if frame:
+        import pandas as pd
+
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            codes = col.cat.codes.to_numpy().astype(np.intp)
+            levels = np.asarray(col.cat.categories)
+        else:
+            try:
+                codes, uniques = pd.factorize(col, sort=True, use_na_sentinel=True)
+            except TypeError as exc:
+                raise ParameterTypeError(
+                    f"`data` column {name!r} mixes values that cannot be sorted ({exc})."
+                ) from None
+            codes = codes.astype(np.intp, copy=False)
+            levels = np.asarray(uniques)
+        if codes.size and codes.min() < 0:
+            raise ParameterError(
+                f"`data` column {name!r} has missing values (record {int(np.argmin(codes))}); "
+                "recode them as a category of their own."
+            )
+        return levels, codes
+    arr = col
+    if arr.ndim != 1:
+        raise ParameterError(f"`data` column {name!r} must be a 1-D array, got shape {arr.shape}.")
+    kind = arr.dtype.kind
+    if kind in "iu" and arr.size:
+        lo, hi = int(arr.min()), int(arr.max())
+        if hi - lo < max(2 * arr.size, 2**16):  # a small range: counting instead of sorting
+            shifted = (arr - lo).astype(np.intp) if lo else arr.astype(np.intp, copy=False)
+            present = np.bincount(shifted, minlength=hi - lo + 1) > 0
+            index = np.cumsum(present) - 1
+            return (np.flatnonzero(present) + lo).astype(arr.dtype), index[shifted]
+    if kind == "f" and np.isnan(arr).any():
+        raise ParameterError(
+            f"`data` column {name!r} has missing values (NaN at record "
+            f"{int(np.flatnonzero(np.isnan(arr))[0])}); recode them as a category of their own."
+        )
+    if kind == "O":
+        missing = [i for i, x in enumerate(arr) if x is None or (isinstance(x, float) and x != x)]
+        if missing:
+            raise ParameterError(
+                f"`data` column {name!r} has missing values (None or NaN at record "
+                f"{missing[0]}); recode them as a category of their own."
+            )
+    try:
+        levels, codes = np.unique(arr, return_inverse=True)
+    except TypeError as exc:
+        raise ParameterTypeError(
+            f"`data` column {name!r} mixes values that cannot be sorted ({exc})."
+        ) from None
+    return levels, codes.reshape(-1).astype(np.intp, copy=False)
+
+
+def _with_margins(arr: np.ndarray, k: int) -> np.ndarray:
+    """Append to each of the first k axes the sum over that axis (the margin "Total").
+
+    Done axis by axis, so the entries with several "Total" indices are sums over all of them.
+    Exact for integer and object arrays.
+    """
+    for ax in range(k):
+        arr = np.concatenate([arr, arr.sum(axis=ax, keepdims=True)], axis=ax)
+    return arr
+
+
+def _frozen(arr: np.ndarray) -> np.ndarray:
+    arr.setflags(write=False)
+    return arr
+
+
+# ------------------------------------------------------------------------------------ table
+@dataclass(frozen=True, eq=False)
+class FrequencyTable:
+    r"""A frequency table: every cell of a cross-classification, optionally with its margins.
+
+    Rows enumerate the grid of each variable's categories (followed by :attr:`total` when the
+    table has margins) in C order: for ``by = [a, b]`` the rows are (a1, b1), (a1, b2), ...,
+    (a1, Total), (a2, b1), ..., (Total, Total).
+
+    Attributes
+    ----------
+    by : tuple of str
+        The classifying variables.
+    levels : tuple of numpy.ndarray
+        The categories of each variable, sorted (a pandas categorical: its declared order).
+    columns : mapping of str to numpy.ndarray
+        One read-only array per column: the category columns (labels; object arrays holding
+        :attr:`total` in margin rows when the table has margins), ``count`` (int64) and, after
+        :func:`perturb`, ``cell_key`` (uint64), ``noise`` and ``perturbed`` (int64).
+    record_cell : numpy.ndarray of intp, shape (n,)
+        The interior cell of each record: its index in the grid of categories (C order, no
+        margins). :meth:`record_rows` maps records to the rows of any margin.
+    margins : bool
+        Whether the margins are in the table.
+    total : str
+        The label of a margin.
+
+    Examples
+    --------
+    >>> t = frequency_table({"a": [1, 1, 2]}, ["a"])
+    >>> t["a"].tolist(), t["count"].tolist()
+    ([1, 2, 'Total'], [2, 1, 3])
+    """
+
+    by: tuple[str, ...]
+    levels: tuple[np.ndarray, ...]
+    columns: Mapping[str, np.ndarray]
+    record_cell: np.ndarray = field(repr=False)
+    margins: bool = True
+    total: str = TOTAL
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        """Number of categories of each variable."""
+        return tuple(len(lv) for lv in self.levels)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The grid of rows: ``dims``, plus one per variable with margins."""
+        return tuple(d + 1 for d in self.dims) if self.margins else self.dims
+
+    @property
+    def n_records(self) -> int:
+        return int(self.record_cell.shape[0])
+
+    def __len__(self) -> int:
+        return math.prod(self.shape)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.columns[name]
+
+    @property
+    def codes(self) -> np.ndarray:
+        """(rows, k) intp: each row's index into each variable's levels, -1 for a margin."""
+        idx = np.indices(self.shape).reshape(len(self.by), -1).T.copy()
+        idx[idx == np.array(self.dims)] = -1
+        return idx
+
+    @property
+    def is_margin(self) -> np.ndarray:
+        """(rows,) bool: whether a row sums over at least one variable."""
+        return (self.codes < 0).any(axis=1)
+
+    def record_rows(self, keep: Iterable[str]) -> np.ndarray:
+        """The row of each record in the margin that keeps the variables ``keep``.
+
+        ``keep = by`` gives the interior cells, ``keep = []`` the grand total. With these as
+        ``cells`` (and ``n_cells=len(table)``), :func:`~._keys.cell_keys` computes the margin's
+        keys directly from its records.
+
+        Examples
+        --------
+        >>> t = frequency_table({"a": [0, 1, 1], "b": [0, 0, 1]}, ["a", "b"])
+        >>> t.record_rows(["a"]).tolist(), t.record_rows([]).tolist()
+        ([2, 5, 5], [8, 8, 8])
+        """
+        kept = set(keep) if not isinstance(keep, str) else {keep}
+        unknown = kept - set(self.by)
+        if unknown:
+            raise ParameterError(
+                f"`keep` must name variables of the table {self.by!r}, got {sorted(unknown)!r}."
+            )
+        if not self.margins and kept != set(self.by):
+            raise ParameterError(
+                "`keep` must name every variable of a table without margins, got "
+                f"keep={sorted(kept)!r}."
+            )
+        codes = np.unravel_index(self.record_cell, self.dims)
+        rows = np.zeros(self.n_records, dtype=np.intp)
+        for name, d, c in zip(self.by, self.dims, codes, strict=True):
+            size = d + 1 if self.margins else d
+            rows = rows * size + (c if name in kept else d)
+        return rows
+
+    def to_pandas(self) -> Any:
+        """The table as a pandas DataFrame (pandas is imported here)."""
+        import pandas as pd
+
+        return pd.DataFrame({name: np.asarray(col) for name, col in self.columns.items()})
+
+
+def _table(data: Any, by: Any, margins: Any, total: Any) -> FrequencyTable:
+    """Validate the arguments of :func:`frequency_table` and tabulate."""
+    frame, data = _check_data(data)
+    names = _check_by(by, data)
+    if not isinstance(margins, bool | np.bool_):
+        raise ParameterTypeError(f"`margins` must be a boolean, got margins={margins!r}.")
+    total = _check_total(total)
+    cols = [_column(data, name, frame) for name in names]
+    n = _length(cols[0])
+    for name, col in zip(names, cols, strict=True):
+        if _length(col) != n:
+            raise ParameterError(
+                f"`data` columns must have equal lengths, got {n} for {names[0]!r} and "
+                f"{_length(col)} for {name!r}."
+            )
+    factored = [_factorize(col, name, frame) for name, col in zip(names, cols, strict=True)]
+    levels = tuple(lv for lv, _ in factored)
+    dims = tuple(len(lv) for lv in levels)
+    n_rows = math.prod(d + 1 for d in dims) if margins else math.prod(dims)
+    if n_rows > MAX_CELLS:
+        raise ParameterError(
+            f"`by` gives a table of {n_rows} cells (categories {dims}), more than the "
+            f"{MAX_CELLS} allowed."
+        )
+    if margins:
+        for name, lv in zip(names, levels, strict=True):
+            if lv.dtype.kind in "OUS" and any(x == total for x in lv.tolist()):
+                raise ParameterError(
+                    f"`data` column {name!r} has a category equal to the margin label "
+                    f"total={total!r}; pass another `total`."
+                )
+    cell = np.zeros(n, dtype=np.intp)
+    for (_, codes), d in zip(factored, dims, strict=True):
+        cell *= d
+        cell += codes
+    grid = np.bincount(cell, minlength=math.prod(dims)).astype(np.int64).reshape(dims)
+    count = _with_margins(grid, len(dims)).reshape(-1) if margins else grid.reshape(-1)
+    shape = tuple(d + 1 for d in dims) if margins else dims
+    index = np.indices(shape).reshape(len(dims), -1)
+    columns: dict[str, np.ndarray] = {}
+    for name, lv, idx in zip(names, levels, index, strict=True):
+        if margins:
+            labels = np.empty(len(lv) + 1, dtype=object)
+            labels[:-1] = lv.tolist()
+            labels[-1] = total
+        else:
+            labels = lv
+        columns[name] = _frozen(labels[idx])
+    columns["count"] = _frozen(count)
+    table = FrequencyTable(
+        by=names,
+        levels=tuple(_frozen(lv) for lv in levels),
+        columns=MappingProxyType(columns),
+        record_cell=_frozen(cell),
+        margins=bool(margins),
+        total=total,
+    )
+    return table
+
+
+def frequency_table(
+    data: Any, by: str | Sequence[str], *, margins: bool = True, total: str = TOTAL
+) -> FrequencyTable:
+    r"""Count the records in every cell of the cross-classification of ``by``.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame or mapping of str to 1-D array
+        The microdata, one record per row. pandas is optional: a dict of numpy arrays works
+        without it.
+    by : str or sequence of str
+        The classifying variables (columns of ``data``). Missing values are refused: recode
+        them as a category.
+    margins : bool, default True
+        Also list every margin -- each subset of ``by`` with the other variables summed over,
+        labelled ``total`` -- down to the grand total.
+    total : str, default "Total"
+        The label of a margin; no category may equal it.
+
+    Returns
+    -------
+    FrequencyTable
+        Every cell, including empty ones (count 0), with each record's cell (for pandas input
+        too: :meth:`FrequencyTable.to_pandas` gives the DataFrame).
+
+    Raises
+    ------
+    ParameterError, ParameterTypeError
+        A missing column, columns of unequal lengths, missing values, a category equal to
+        ``total``, or more than 10^8 cells.
+
+    Notes
+    -----
+    Categories are the sorted distinct values of a column (counting sort for integers of a
+    small range, ``numpy.unique`` otherwise; ``pandas.factorize`` for a DataFrame), or the
+    declared categories of a pandas categorical. The table lists the full grid: a category
+    pair never observed is a cell with count 0.
+
+    References
+    ----------
+    Sadeghi & Chien, §3 (the tables whose cells get cell keys).
+
+    Examples
+    --------
+    >>> t = frequency_table({"a": ["x", "y", "y"], "b": [0, 1, 1]}, ["a", "b"])
+    >>> list(zip(t["a"], t["b"], t["count"].tolist()))       # doctest: +NORMALIZE_WHITESPACE
+    [('x', 0, 1), ('x', 1, 0), ('x', 'Total', 1), ('y', 0, 0), ('y', 1, 2), ('y', 'Total', 2),
+     ('Total', 0, 1), ('Total', 1, 2), ('Total', 'Total', 3)]
+    """
+    return _table(data, by, margins, total)
+
+
+# ------------------------------------------------------------------------------------ perturb
+def _resolve_keys(record_keys: Any, data: Any, n: int, K: int, method: str) -> np.ndarray:
+    """The (n, m) uint64 record keys from a column name, column names or an array."""
+    if record_keys is None:
+        if RKEY not in data:
+            raise ParameterError(
+                f"`record_keys` is None and `data` has no column {RKEY!r}: draw keys once with "
+                "record_keys(n) and store them with the microdata, then pass the column name "
+                "or the array."
+            )
+        record_keys = RKEY
+    if isinstance(record_keys, str):
+        if record_keys not in data:
+            raise ParameterError(
+                f"`record_keys` names the column {record_keys!r}, which is not in `data`."
+            )
+        raw = np.asarray(data[record_keys])
+    elif (
+        isinstance(record_keys, Sequence)
+        and record_keys
+        and all(isinstance(x, str) for x in record_keys)
+    ):
+        missing = [x for x in record_keys if x not in data]
+        if missing:
+            raise ParameterError(
+                f"`record_keys` names the columns {missing!r}, which are not in `data`."
+            )
+        raw = np.stack([np.asarray(data[x]) for x in record_keys], axis=1)
+    else:
+        raw = record_keys
+    keys = _int_array(raw, "record_keys")
+    if keys.ndim == 0 or keys.shape[0] != n:
+        raise ParameterError(
+            f"`record_keys` must have one key per record ({n}), got shape {keys.shape}."
+        )
+    if method == "abs" and keys.ndim == 1:
+        if K != 2**8:
+            raise ParameterError(
+                "`record_keys` must have several components per record, shape (n, m), for "
+                f"method='abs' with keysize={K}; one key per record is split into its four "
+                "bytes at keysize=2**8 only."
+            )
+        keys = record_keys_from_int(keys)
+    return _check_record_keys(keys, K, method)
+
+
+def perturb(
+    data: Any,
+    by: str | Sequence[str],
+    ptable: Any,
+    *,
+    record_keys: Any = None,
+    keysize: int | None = None,
+    margins: bool = True,
+    method: Method = "abs",
+    total: str = TOTAL,
+) -> Any:
+    r"""Perturb the frequency table of ``data`` by ``by`` with the cell key method.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame or mapping of str to 1-D array
+        The microdata (as in :func:`frequency_table`).
+    by : str or sequence of str
+        The classifying variables.
+    ptable : Ptable
+        The perturbation table (anything with ``noise(counts, cell_keys, *, keysize)``).
+    record_keys : None, str, sequence of str or array_like of int
+        The records' keys, drawn once (:func:`~._keys.record_keys`): a column of ``data``
+        (None: the column ``"rkey"``), several columns (one per component), or an array of
+        shape (n, m) or (n,). One key per record is split into its four bytes for
+        ``method="abs"`` at KEYSIZE 2^8 (the ABS's byte-by-byte combination); larger KEYSIZEs
+        need m components per record; ``method="sum"`` takes one key per record.
+    keysize : int, optional
+        K = KEYSIZE, the range of the record keys and cell keys; default the ptable's own.
+    margins : bool, default True
+        Perturb the margins too.
+    method : {"abs", "sum"}, default "abs"
+        How cell keys are made (:func:`~._keys.cell_keys`).
+    total : str, default "Total"
+        The label of a margin.
+
+    Returns
+    -------
+    pandas.DataFrame or FrequencyTable
+        A DataFrame for DataFrame input, else a :class:`FrequencyTable`; columns: the category
+        columns, ``count`` (true), ``cell_key``, ``noise``, ``perturbed`` = count + noise.
+
+    Raises
+    ------
+    ParameterError, ParameterTypeError
+        Bad data (as :func:`frequency_table`), keys that are not integers in [0, K) or not one
+        per record, no key size, or a ptable that would publish a negative count.
+
+    Notes
+    -----
+    Deterministic given the record keys: no randomness is drawn here. For each cell
+    :math:`\hat n = n + v` with :math:`v` the ptable's noise for the count n and the cell key
+    (3.1)–(3.2), (4.3). The same cell gets the same key and noise in every query (module
+    notes); a cell with count 0 has key 0 and, with the usual row 0, stays 0.
+
+    References
+    ----------
+    Sadeghi & Chien, §3, eqs. (3.1)–(3.2); §4.1, (4.3).
+
+    Examples
+    --------
+    >>> from rainbowdp.cellkey._ptable import Ptable
+    >>> T = Ptable.from_noise([0.25, 0.5, 0.25], low=-1, keysize=2**8)
+    >>> data = {"a": [0, 0, 1], "rkey": [[10, 0, 0, 0], [20, 0, 0, 0], [200, 0, 0, 0]]}
+    >>> t = perturb(data, ["a"], T)
+    >>> t["cell_key"].tolist(), t["noise"].tolist(), t["perturbed"].tolist()
+    ([30, 200, 230], [-1, 1, 1], [1, 2, 4])
+    """
+    frame, data = _check_data(data)
+    noise_of = getattr(ptable, "noise", None)
+    if not callable(noise_of):
+        raise ParameterTypeError(
+            "`ptable` must be a Ptable (an object with a noise(counts, cell_keys, keysize=...) "
+            f"method), got ptable of type {type(ptable).__name__}."
+        )
+    if keysize is None:
+        keysize = getattr(ptable, "keysize", None)
+        if keysize is None:
+            raise ParameterError(
+                "`keysize` is required: the ptable has no keysize of its own, got keysize=None."
+            )
+    K = check_keysize(keysize)
+    meth = _check_method(method)
+    names = _check_by(by, data)
+    keys = _resolve_keys(record_keys, data, _length(_column(data, names[0], frame)), K, meth)
+    table = _table(data, by, margins, total)
+
+    n_interior = math.prod(table.dims)
+    sums = _component_sums(keys, table.record_cell, n_interior, K)
+    sums = sums.reshape(*table.dims, keys.shape[1])
+    if table.margins:
+        sums = _with_margins(sums, len(table.dims))
+    comps = _components_from_sums(sums.reshape(-1, keys.shape[1]), key_modulus(K, method=meth))
+    cell_key = _keys_from_components(comps)
+    count = table["count"]
+    noise = np.asarray(noise_of(count, cell_key, keysize=K), dtype=np.int64)
+    if noise.shape != count.shape:
+        raise ParameterError(
+            f"`ptable` returned noise of shape {noise.shape} for {count.shape} cells."
+        )
+    published = count + noise
+    if published.size and published.min() < 0:
+        i = int(np.argmin(published))
+        raise ParameterError(
+            f"`ptable` would publish a negative count: count {int(count[i])} with noise "
+            f"{int(noise[i])} (cell key {int(cell_key[i])}); its rows must put no mass below 0."
+        )
+    columns = dict(table.columns)
+    columns["cell_key"] = _frozen(cell_key)
+    columns["noise"] = _frozen(noise)
+    columns["perturbed"] = _frozen(published)
+    out = FrequencyTable(
+        by=table.by,
+        levels=table.levels,
+        columns=MappingProxyType(columns),
+        record_cell=table.record_cell,
+        margins=table.margins,
+        total=table.total,
+    )
+    return out.to_pandas() if frame else out
+
+
+# ------------------------------------------------------------------------------------ utility
+@dataclass(frozen=True)
+class Distances:
+    """Summary of one distance over a set of cells (all NaN when the set is empty).
+
+    Attributes
+    ----------
+    n : int
+        Number of cells summarised.
+    mean, max : float
+    quantiles : mapping of float to float
+        At the probabilities :data:`QUANTILES` (linear interpolation, numpy's default).
+    """
+
+    n: int
+    mean: float
+    max: float
+    quantiles: Mapping[float, float]
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> Distances:
+        if values.size == 0:
+            nan = float("nan")
+            return cls(0, nan, nan, MappingProxyType(dict.fromkeys(QUANTILES, nan)))
+        q = np.quantile(values, QUANTILES)
+        return cls(
+            int(values.size),
+            float(values.mean()),
+            float(values.max()),
+            MappingProxyType({p: float(x) for p, x in zip(QUANTILES, q, strict=True)}),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "mean": self.mean,
+            "max": self.max,
+            **{f"q{round(100 * p)}": x for p, x in self.quantiles.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Utility:
+    r"""Utility (information loss) of a perturbed table, as users of the R package cellKey know it.
+
+    Attributes
+    ----------
+    n_cells : int
+    absolute : Distances
+        d1 = :math:`|\hat n - n|`.
+    relative : Distances
+        d2 = :math:`|\hat n - n| / n`, over the cells with :math:`n > 0`.
+    root : Distances
+        d3 = :math:`|\sqrt{\hat n} - \sqrt n|`.
+    false_zeros : int
+        Cells with :math:`n > 0` published as 0.
+    false_nonzeros : int
+        Cells with :math:`n = 0` published as non-zero.
+    noise_values, noise_counts : numpy.ndarray of int64
+        The distribution of the noise :math:`\hat n - n`: its distinct values and how many
+        cells got each (cellKey reports :math:`n - \hat n`, the opposite sign).
+    exclude_zeros : bool
+        Whether d1 and d3 skip the cells with :math:`n = 0`.
+    """
+
+    n_cells: int
+    absolute: Distances
+    relative: Distances
+    root: Distances
+    false_zeros: int
+    false_nonzeros: int
+    noise_values: np.ndarray = field(repr=False)
+    noise_counts: np.ndarray = field(repr=False)
+    exclude_zeros: bool = False
+
+    @property
+    def noise_share(self) -> np.ndarray:
+        """The share of cells with each noise value."""
+        return self.noise_counts / max(self.n_cells, 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n_cells": self.n_cells,
+            "d1": self.absolute.to_dict(),
+            "d2": self.relative.to_dict(),
+            "d3": self.root.to_dict(),
+            "false_zeros": self.false_zeros,
+            "false_nonzeros": self.false_nonzeros,
+            "noise": dict(zip(self.noise_values.tolist(), self.noise_counts.tolist(), strict=True)),
+            "exclude_zeros": self.exclude_zeros,
+        }
+
+
+def _counts(value: Any, name: str) -> np.ndarray:
+    arr = _int_array(value, name)
+    if arr.ndim != 1:
+        raise ParameterError(f"`{name}` must be one-dimensional, got shape {arr.shape}.")
+    if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
+        raise ParameterError(f"`{name}` must be counts >= 0, got {int(arr.min())}.")
+    if arr.size and int(arr.max()) > 2**53:
+        raise ParameterError(f"`{name}` must be counts <= 2^53, got {int(arr.max())}.")
+    return arr.astype(np.int64)
+
+
+def utility_measures(true: Any, perturbed: Any, *, exclude_zeros: bool = False) -> Utility:
+    r"""Utility measures of a perturbed table from its true and published counts.
+
+    Parameters
+    ----------
+    true, perturbed : array_like of int, shape (cells,)
+        True and published counts, >= 0.
+    exclude_zeros : bool, default False
+        Compute d1 and d3 over the cells with true count > 0 only (cellKey's default is to
+        exclude empty cells).
+
+    Returns
+    -------
+    Utility
+
+    Raises
+    ------
+    ParameterError, ParameterTypeError
+        If the counts are not non-negative integers or their lengths differ.
+
+    Notes
+    -----
+    d1 = :math:`|\hat n - n|`, d2 = :math:`|\hat n - n| / n` for :math:`n > 0`,
+    d3 = :math:`|\sqrt{\hat n} - \sqrt n|`; each summarised by its mean, maximum and quantiles;
+    false zeros :math:`\#\{n > 0, \hat n = 0\}`, false non-zeros
+    :math:`\#\{n = 0, \hat n > 0\}`, and the distribution of the noise :math:`\hat n - n`.
+
+    Examples
+    --------
+    >>> u = utility_measures([0, 1, 2, 4], [0, 0, 3, 4])
+    >>> u.absolute.mean, u.absolute.max, u.relative.mean, u.false_zeros, u.false_nonzeros
+    (0.5, 1.0, 0.5, 1, 0)
+    >>> u.noise_values.tolist(), u.noise_counts.tolist()
+    ([-1, 0, 1], [1, 2, 1])
+    """
+    t = _counts(true, "true")
+    p = _counts(perturbed, "perturbed")
+    if t.shape != p.shape:
+        raise ParameterError(
+            f"`true` and `perturbed` must have equal lengths, got {t.size} and {p.size}."
+        )
+    if not isinstance(exclude_zeros, bool | np.bool_):
+        raise ParameterTypeError(
+            f"`exclude_zeros` must be a boolean, got exclude_zeros={exclude_zeros!r}."
+        )
+    diff = p - t
+    d1 = np.abs(diff).astype(np.float64)
+    d3 = np.abs(np.sqrt(p.astype(np.float64)) - np.sqrt(t.astype(np.float64)))
+    pos = t > 0
+    keep = pos if exclude_zeros else np.ones(t.shape, dtype=bool)
+    values, counts = np.unique(diff, return_counts=True)
+    return Utility(
+        n_cells=int(t.size),
+        absolute=Distances.of(d1[keep]),
+        relative=Distances.of(d1[pos] / t[pos]),
+        root=Distances.of(d3[keep]),
+        false_zeros=int(np.count_nonzero(pos & (p == 0))),
+        false_nonzeros=int(np.count_nonzero(~pos & (p > 0))),
+        noise_values=_frozen(values.astype(np.int64)),
+        noise_counts=_frozen(counts.astype(np.int64)),
+        exclude_zeros=bool(exclude_zeros),
+    )
+
+
+def utility(table: Any, *, exclude_zeros: bool = False) -> Utility:
+    """:func:`utility_measures` of a perturbed table (a FrequencyTable or a DataFrame).
+
+    Uses its columns ``count`` and ``perturbed``.
+
+    Examples
+    --------
+    >>> from rainbowdp.cellkey._ptable import Ptable
+    >>> T = Ptable.from_noise([1.0], low=0, keysize=2**8)   # no noise
+    >>> t = perturb({"a": [0, 1, 1], "rkey": [1, 2, 3]}, "a", T)
+    >>> utility(t).absolute.max
+    0.0
+    """
+    try:
+        true, published = table["count"], table["perturbed"]
+    except (KeyError, TypeError, IndexError):
+        raise ParameterError(
+            "`table` must be a perturbed table with the columns 'count' and 'perturbed' (the "
+            f"result of perturb), got table of type {type(table).__name__}."
+        ) from None
+    return utility_measures(np.asarray(true), np.asarray(published), exclude_zeros=exclude_zeros)
