@@ -30,6 +30,9 @@ __all__ = ["METHODS", "PtableDesign", "design_ptable"]
 METHODS = ("maxent", "optimal")
 #: How many D beyond the first candidate are tried when quantisation breaks the target.
 MAX_EXTRA_D = 64
+#: Stop after this many consecutive D whose quantised table loses support: a larger D only
+#: thins the tails further below 1/KEYSIZE.
+MAX_LOST_IN_A_ROW = 4
 
 
 @dataclass(frozen=True)
@@ -141,8 +144,9 @@ def design_ptable(
     Raises
     ------
     InfeasibleDesignError
-        If no D up to 64 beyond the first meets the target after quantisation (e.g. KEYSIZE
-        too small: 1/KEYSIZE bounds δ^Q from below, §4.2).
+        If δ < 1/KEYSIZE (δ^Q >= 1/KEYSIZE with full support, §4.2), or no D up to 64 beyond
+        the first meets the target after quantisation (the search stops early once 4 D in a
+        row lose support: a larger D only thins the tails).
 
     Examples
     --------
@@ -168,7 +172,16 @@ def design_ptable(
         start = tb.design(eps, target).D if V is None else 1
     else:
         start = check_int(D, "D", minimum=1, maximum=10_000)
+    if target < 1.0 / K:
+        raise InfeasibleDesignError(
+            f"delta={target:g} is below 1/keysize = {1.0 / K:g}: with full support the applied "
+            f"table puts at least 1/keysize on each extreme noise value, so its delta is at "
+            f"least that (Sadeghi & Chien, 4.2); use a larger `keysize`, got keysize={K}."
+        )
+    lost_in_a_row = 0
+    last = start
     for d in range(start, start + MAX_EXTRA_D + 1):
+        last = d
         if V is not None and method == "maxent" and not V < d * (d + 1) / 3:
             continue  # Proposition 1: no max-entropy law of this variance on [-d, d]
         n_rows = d + 1 if rows is None else check_int(rows, "rows", minimum=d + 1)
@@ -176,6 +189,9 @@ def design_ptable(
         rep = audit(T, epsilons=[eps], keysize=K)
         indep = rep.delta_at_epsilon_independent
         got = rep.delta_at_epsilon[0] if indep is None else indep[0]
+        lost_in_a_row = lost_in_a_row + 1 if rep.lost_support else 0
+        if lost_in_a_row >= MAX_LOST_IN_A_ROW:
+            break
         if got <= target and not rep.lost_support:
             return PtableDesign(
                 T.quantised(K),
@@ -189,8 +205,9 @@ def design_ptable(
                 rep.delta_at_epsilon[0],
                 rep,
             )
+    why = " (larger D lose support: tails below 1/keysize)" if lost_in_a_row else ""
     raise InfeasibleDesignError(
-        f"no D in [{start}, {start + MAX_EXTRA_D}] gives a table meeting delta={target:g} at "
-        f"epsilon={eps:g} after quantisation with keysize={K}; use a larger `keysize` or a "
-        "larger `delta`."
+        f"no D in [{start}, {last}] gives a table meeting delta={target:g} at "
+        f"epsilon={eps:g} after quantisation with keysize={K}{why}; use a larger `keysize` or "
+        "a larger `delta`."
     )
