@@ -250,6 +250,19 @@ def _keysize_sweep(epsilons: np.ndarray, D: int) -> dict:
     return out
 
 
+def _keysize_run(epsilons: Any) -> tuple[np.ndarray, int, dict]:
+    """The checked ε grid (default §4.3's), D = 10 and the sweep over the key sizes."""
+    eps = _check_grid(
+        ABS_KEYSIZE_EXPERIMENT["epsilons"] if epsilons is None else epsilons,
+        "epsilons",
+        low=0.0,
+        high=20.0,
+        low_open=True,
+    )
+    D = ABS_KEYSIZE_EXPERIMENT["D"]
+    return eps, D, _keysize_sweep(eps, D)
+
+
 def _keysize_findings(sweep: dict, eps: np.ndarray) -> dict:
     f: dict = {}
     for K, r in sweep["by_keysize"].items():
@@ -278,15 +291,7 @@ def abs_figure4(*, epsilons: Any = None) -> CurveFigure:
     >>> f.findings["KEYSIZE=2^8"]["support_lost_from_epsilon"]
     0.7
     """
-    eps = _check_grid(
-        ABS_KEYSIZE_EXPERIMENT["epsilons"] if epsilons is None else epsilons,
-        "epsilons",
-        low=0.0,
-        high=20.0,
-        low_open=True,
-    )
-    D = ABS_KEYSIZE_EXPERIMENT["D"]
-    sweep = _keysize_sweep(eps, D)
+    eps, D, sweep = _keysize_run(epsilons)
     series = {"design epsilon": eps.copy()}
     for K, r in sweep["by_keysize"].items():
         series[f"KEYSIZE = 2^{int(math.log2(K))}: eps^Q"] = r["eps_q"]
@@ -314,15 +319,7 @@ def abs_figure5(*, epsilons: Any = None) -> CurveFigure:
     >>> f.findings["KEYSIZE=2^32"]["largest_exact_delta_ratio"] < 1.001
     True
     """
-    eps = _check_grid(
-        ABS_KEYSIZE_EXPERIMENT["epsilons"] if epsilons is None else epsilons,
-        "epsilons",
-        low=0.0,
-        high=20.0,
-        low_open=True,
-    )
-    D = ABS_KEYSIZE_EXPERIMENT["D"]
-    sweep = _keysize_sweep(eps, D)
+    eps, D, sweep = _keysize_run(epsilons)
     x = sweep["design_delta"]
     series = {"design delta": x.copy()}
     for K, r in sweep["by_keysize"].items():
