@@ -137,6 +137,7 @@ def _read_csv(path: Path, columns: list[str]) -> dict[str, np.ndarray]:
             )
         idx = [header.index(c) for c in columns]
         values: list[list[str]] = [[] for _ in columns]
+        shown = 0  # bytes reported to the progress bar
         for line_no, row in enumerate(reader, start=2):
             if len(row) != len(header):
                 raise ParameterError(
@@ -146,10 +147,11 @@ def _read_csv(path: Path, columns: list[str]) -> dict[str, np.ndarray]:
             for k, i in enumerate(idx):
                 values[k].append(row[i])
             if bar is not None and line_no % 100_000 == 0:
-                bar.update(fh.tell() - getattr(bar, "_pos", 0))
-                bar._pos = fh.tell()
+                pos = fh.buffer.tell()
+                bar.update(pos - shown)
+                shown = pos
         if bar is not None:
-            bar.update(max(0, size - getattr(bar, "_pos", 0)))
+            bar.update(max(0, size - shown))
             bar.close()
     return {c: np.asarray(v) for c, v in zip(columns, values, strict=True)}
 
