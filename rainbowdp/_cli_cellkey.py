@@ -159,10 +159,10 @@ def _read_csv(path: Path, columns: list[str]) -> dict[str, np.ndarray]:
 def _int_column(values: np.ndarray, name: str) -> np.ndarray:
     try:
         return values.astype(np.uint64)
-    except ValueError:
-        bad = next(v for v in values if not v.strip().isdigit())
+    except (ValueError, OverflowError):  # not an integer; negative or >= 2^64
+        bad = next((v for v in values if not (v.strip().isdigit() and int(v) < 2**64)), values[0])
         raise ParameterError(
-            f"record key column {name!r} must hold non-negative integers, got {bad!r}."
+            f"record key column {name!r} must hold integers in [0, 2^64), got {str(bad)!r}."
         ) from None
 
 

@@ -1,0 +1,330 @@
+"""The cell-key commands: ``rainbowdp ptable design``, ``rainbowdp ptable audit`` and
+``rainbowdp perturb`` (exit codes, one-line errors, JSON, files written)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rainbowdp.bundled import graphs_dir
+from rainbowdp.cellkey import read_ptable
+from rainbowdp.cli import main
+
+PTABLES = graphs_dir() / "ptables"
+EXAMPLE1 = PTABLES / "abs_example1.csv"
+ONS256 = PTABLES / "optimal_eps1_ons256.csv"
+K32 = 2**32
+# The commands that generated the shipped files.
+EXAMPLE1_ARGS = ["--epsilon", "0.5", "--delta", "1e-4"]
+ONS256_ARGS = "--epsilon 1 --delta 0.05 --keysize 256 --method optimal --layout ons".split()
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"non-strict JSON constant {name}")
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys, *argv) -> dict:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    assert err == ""
+    return json.loads(out, parse_constant=_no_constant)  # strict JSON
+
+
+def one_line_error(capsys, *argv) -> str:
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (code, out, err)
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+# ------------------------------------------------------------------------ the shipped files
+def test_shipped_example1_file_is_generated_by_the_library(capsys, tmp_path) -> None:
+    out = tmp_path / "abs_example1.csv"
+    data = run_json(capsys, "ptable", "design", *EXAMPLE1_ARGS, "-o", out)
+    assert out.read_bytes() == EXAMPLE1.read_bytes()
+    # Sadeghi & Chien, Example 1: D* = 25, V ~ 49.00; Example 3: delta^Q = p^Q(-25) = 425760/2^32
+    assert data["D"] == 25 and data["rows"] == 26 and data["keysize"] == K32
+    assert round(data["variance"], 2) == 49.00
+    assert 425760 / K32 <= data["delta"] <= 425760 / K32 * (1 + 1e-12)
+    assert data["delta"] <= data["target_delta"] == 1e-4
+    assert data["layout"] == "ptable" and data["output"] == str(out)
+
+
+def test_shipped_ons_file_is_generated_by_the_library(capsys, tmp_path) -> None:
+    out = tmp_path / "optimal_eps1_ons256.csv"
+    data = run_json(capsys, "ptable", "design", *ONS256_ARGS, "-o", out)
+    assert out.read_bytes() == ONS256.read_bytes()
+    assert data["method"] == "optimal" and data["keysize"] == 256 and data["gamma"] is None
+    assert data["delta"] <= 0.05 and data["layout"] == "ons"
+
+
+def test_audit_of_the_shipped_example1_file(capsys) -> None:
+    rep = run_json(capsys, "ptable", "audit", EXAMPLE1, "--epsilon", "0.5")
+    assert rep["max_count"] == 25 and rep["D"] == 25 and rep["keysize"] is None
+    # Example 3: at eps = 0.5 >= eps^Q ~ 0.498 the delta of the counts >= D is p^Q(-25)
+    exact = 425760 / K32
+    assert exact <= rep["delta_at_epsilon_independent"][0] <= exact * (1 + 1e-12)
+    assert rep["delta_at_epsilon"][0] > 0.2 and rep["worst_edge_at_epsilon"] == [[0, 1]]
+    assert rep["zeros_stay_zeros"] is True and rep["negative_outputs"] is False
+    # Example 3: B^Q = -5.820766091346741e-9 (= -25 / 2^32) in the data-independent rows
+    assert rep["bias"][25] == pytest.approx(-25 / K32, rel=1e-6)
+    # re-quantising at 2^32 changes nothing: the file holds the applied table
+    again = run_json(capsys, "ptable", "audit", EXAMPLE1, "--epsilon", "0.5", "--keysize", "2^32")
+    assert again["keysize"] == K32 and again["lost_support"] == 0
+    assert again["delta_at_epsilon"] == rep["delta_at_epsilon"]
+    code, text, _ = run(capsys, "ptable", "audit", EXAMPLE1, "--epsilon", "0.5")
+    assert code == 0 and text.startswith("ptable audit: I=25, D=25")
+
+
+def test_audit_of_the_shipped_ons_file(capsys) -> None:
+    rep = run_json(capsys, "ptable", "audit", ONS256, "--epsilon", "1", "--layout", "ons")
+    assert rep["keysize"] == 256 and rep["D"] == 3 and rep["max_count"] == 3
+    assert rep["delta_at_epsilon_independent"][0] <= 0.05
+    assert rep["zeros_stay_zeros"] is True and rep["lost_support"] == 0
+    auto = run_json(capsys, "ptable", "audit", ONS256, "--epsilon", "1")
+    assert auto["delta_at_epsilon"] == rep["delta_at_epsilon"]
+    T = read_ptable(ONS256)
+    assert T.key_map is not None and T.keysize == 256
+    assert np.array_equal(T.probabilities * 256, np.floor(T.probabilities * 256))
+
+
+# ------------------------------------------------------------------------ design -> audit
+@pytest.mark.parametrize(
+    "argv",
+    [
+        "--epsilon 1 --delta 1e-3".split(),
+        "--epsilon 1 --delta 0.05 --keysize 2^8 --layout ons".split(),
+        "--epsilon 2 --delta 0.01 --keysize 65536 --rows 9".split(),
+        "--epsilon 1 --delta 0.05 --method optimal --keysize 1024 --layout ons".split(),
+    ],
+)
+def test_design_then_audit_round_trip(capsys, tmp_path, argv) -> None:
+    out = tmp_path / "pt.csv"
+    d = run_json(capsys, "ptable", "design", *argv, "-o", out)
+    eps = argv[argv.index("--epsilon") + 1]
+    rep = run_json(capsys, "ptable", "audit", out, "--epsilon", eps, "--delta", "1e-6")
+    assert rep["delta_at_epsilon_independent"][0] == d["delta"] <= d["target_delta"]
+    assert rep["delta_at_epsilon"][0] == d["delta_all_counts"]
+    assert rep["D"] == d["D"] and rep["max_count"] + 1 == d["rows"]
+    assert len(rep["epsilon_at_delta"]) == 1
+    if "--rows" in argv:
+        assert d["rows"] == 9
+    if "ons" in argv:
+        rep_ons = run_json(capsys, "ptable", "audit", out, "--epsilon", eps, "--layout", "ons")
+        assert rep_ons["delta_at_epsilon"] == rep["delta_at_epsilon"]
+        assert rep["keysize"] == d["keysize"]
+        assert out.read_text().splitlines()[0] == "pcv,ckey,pvalue"
+    else:
+        assert out.read_text().splitlines()[0] == "i,j,p,v,p_int_lb,p_int_ub,type"
+    code, text, _ = run(capsys, "ptable", "design", *argv)  # the text report, no file
+    assert code == 0 and f"D = {d['D']}" in text and "exact delta" in text
+
+
+# ----------------------------------------------------------------------------- perturb
+def write_data(path: Path, *, keys: bool = True) -> list[tuple[str, str, int]]:
+    """40 records with a in {x, y, z}, b in {u, v} (no record (z, v): an empty cell)."""
+    rng = np.random.default_rng(12345)
+    a = rng.choice(["x", "y", "z"], size=40)
+    b = rng.choice(["u", "v"], size=40)
+    b[a == "z"] = "u"
+    rkey = rng.integers(0, 2**32, size=40, dtype=np.uint64)
+    rkey[0] = 2**32 - 1
+    rows = [(str(x), str(y), int(k)) for x, y, k in zip(a, b, rkey, strict=True)]
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["a", "b", "rkey"] if keys else ["a", "b"])
+        for r in rows:
+            w.writerow(r if keys else r[:2])
+    return rows
+
+
+def check_table(rows_out: list[dict[str, str]], records, *, margins: bool) -> None:
+    counts = Counter((x, y) for x, y, _ in records)
+    cells = {(r["a"], r["b"]): r for r in rows_out}
+    assert list(rows_out[0]) == ["a", "b", "count", "cell_key", "noise", "perturbed"]
+    interior = [(x, y) for x in ("x", "y", "z") for y in ("u", "v")]
+    expected = set(interior)
+    if margins:
+        expected |= {(x, "Total") for x in ("x", "y", "z", "Total")}
+        expected |= {("Total", y) for y in ("u", "v")}
+    assert set(cells) == expected and len(rows_out) == len(expected)
+    for (x, y), r in cells.items():
+        true = sum(c for (p, q), c in counts.items() if x in (p, "Total") and y in (q, "Total"))
+        assert int(r["count"]) == true, (x, y)
+        assert int(r["perturbed"]) == int(r["count"]) + int(r["noise"]) >= 0, (x, y)
+    assert int(cells[("z", "v")]["count"]) == 0
+    assert int(cells[("z", "v")]["perturbed"]) == 0  # zeros stay zeros (row 0: point mass)
+
+
+def test_perturb_with_the_sum_method_and_example1(capsys, tmp_path) -> None:
+    data = tmp_path / "data.csv"
+    records = write_data(data)
+    out = tmp_path / "table.csv"
+    summary = run_json(
+        capsys, "perturb", data, "--by", "a,b", "--ptable", EXAMPLE1, "--method", "sum", "-o", out
+    )
+    assert summary["cells"] == 12 and summary["records"] == 40 and summary["keysize"] == K32
+    assert summary["output"] == str(out)
+    rows = read_csv(out)
+    check_table(rows, records, margins=True)
+    # the one-component cell key: the sum of the record keys of the cell modulo KEYSIZE
+    for r in rows:
+        keys = [k for x, y, k in records if r["a"] in (x, "Total") and r["b"] in (y, "Total")]
+        assert int(r["cell_key"]) == sum(keys) % K32
+    # the noise is the table's: row min(count, 25) shifted, looked up by the cell key
+    T = read_ptable(EXAMPLE1)
+    counts = np.array([int(r["count"]) for r in rows])
+    ckeys = np.array([int(r["cell_key"]) for r in rows], dtype=np.uint64)
+    assert T.noise(counts, ckeys, keysize=K32).tolist() == [int(r["noise"]) for r in rows]
+    # deterministic: the same input gives the same file
+    again = tmp_path / "again.csv"
+    argv = ["perturb", data, "--by", "a,b", "--ptable", EXAMPLE1, "--method", "sum", "-o", again]
+    assert run(capsys, *argv)[0] == 0
+    assert again.read_bytes() == out.read_bytes()
+
+
+def test_perturb_with_the_ons_table_and_byte_keys(capsys, tmp_path) -> None:
+    data = tmp_path / "data.csv"
+    records = write_data(data)
+    out = tmp_path / "t.csv"
+    code, text, err = run(capsys, "perturb", data, "--by", "a,b", "--ptable", ONS256, "-o", out)
+    assert code == 0, err
+    assert "perturbed 12 cells from 40 records (KEYSIZE 256)" in text
+    rows = read_csv(out)
+    check_table(rows, records, margins=True)
+    assert all(0 <= int(r["cell_key"]) < 256 for r in rows)
+    assert all(-3 <= int(r["noise"]) <= 3 for r in rows)  # D = 3
+    out2 = tmp_path / "t2.csv"
+    assert run(capsys, "perturb", data, "--by", "a,b", "--ptable", ONS256, "-o", out2)[0] == 0
+    assert out2.read_bytes() == out.read_bytes()
+    # interior cells only
+    out3 = tmp_path / "t3.csv"
+    s = run_json(
+        capsys, "perturb", data, "--by", "a,b", "--ptable", ONS256, "--no-margins", "-o", out3
+    )
+    assert s["cells"] == 6
+    inner = read_csv(out3)
+    check_table(inner, records, margins=False)
+    assert all("Total" not in (r["a"], r["b"]) for r in inner)
+    # the interior cells are the same with and without margins
+    with_margins = {(r["a"], r["b"]): r for r in rows}
+    for r in inner:
+        assert r == with_margins[(r["a"], r["b"])]
+
+
+def test_perturb_with_seeded_keys(capsys, tmp_path) -> None:
+    data = tmp_path / "data.csv"
+    records = write_data(data, keys=False)  # no key column: the seed draws them
+    outs = []
+    for name, seed in (("s1.csv", 7), ("s2.csv", 7), ("s3.csv", 8)):
+        out = tmp_path / name
+        argv = ["perturb", data, "--by", "a,b", "--ptable", ONS256, "--seed", seed, "-o", out]
+        code, _, err = run(capsys, *argv)
+        assert code == 0, err
+        outs.append(out)
+        check_table(read_csv(out), records, margins=True)
+    assert outs[0].read_bytes() == outs[1].read_bytes()  # the same seed, the same table
+    keys = [[r["cell_key"] for r in read_csv(o)] for o in (outs[0], outs[2])]
+    assert keys[0] != keys[1]  # another seed, other keys
+
+
+# ------------------------------------------------------------------------------- errors
+def test_perturb_errors_are_one_line(capsys, tmp_path) -> None:
+    data = tmp_path / "data.csv"
+    write_data(data)
+    base = ["perturb", data, "--by", "a,b", "--ptable", ONS256]
+    err = one_line_error(capsys, "perturb", data, "--by", "a,c", "--ptable", ONS256)
+    assert "['c']" in err and "'a', 'b', 'rkey'" in err
+    err = one_line_error(capsys, *base, "--record-key", "key")
+    assert "['key']" in err
+    assert "keysize=1000" in one_line_error(capsys, *base, "--keysize", "1000")
+    assert "'abc'" in one_line_error(capsys, *base, "--keysize", "abc")
+    err = one_line_error(capsys, *base, "-o", tmp_path / "out.txt")
+    assert ".csv" in err and "out.txt" in err
+    assert not (tmp_path / "out.txt").exists()
+    # one 32-bit key per record is split into four bytes at KEYSIZE 2^8 only
+    err = one_line_error(capsys, "perturb", data, "--by", "a,b", "--ptable", EXAMPLE1)
+    assert "`record_keys`" in err and "keysize=2**8" in err
+    bad_keys = tmp_path / "bad_keys.csv"
+    bad_keys.write_text("a,b,rkey\nx,u,12\ny,v,1.5\n")
+    err = one_line_error(capsys, "perturb", bad_keys, "--by", "a,b", "--ptable", ONS256)
+    assert "'1.5'" in err and "'rkey'" in err
+
+
+@pytest.mark.parametrize("key", ["-3", "99999999999999999999999"])
+def test_perturb_rejects_out_of_range_record_keys_in_one_line(capsys, tmp_path, key) -> None:
+    bad_keys = tmp_path / "bad_keys.csv"
+    bad_keys.write_text(f"a,b,rkey\nx,u,12\ny,v,{key}\n")
+    err = one_line_error(capsys, "perturb", bad_keys, "--by", "a,b", "--ptable", ONS256)
+    assert repr(key) in err and "'rkey'" in err
+
+
+def malformed_ptable(tmp_path: Path) -> Path:
+    """An R-layout file whose row i = 1 sums to 0.9."""
+    path = tmp_path / "bad.csv"
+    path.write_text(
+        "i,j,p,v,p_int_lb,p_int_ub,type\n"
+        "0,0,1.0,0,0.0,1.0,all\n"
+        "1,0,0.3,-1,0.0,0.3,all\n"
+        "1,1,0.6,0,0.3,0.9,all\n"
+    )
+    return path
+
+
+def test_malformed_ptable_file_is_one_line(capsys, tmp_path) -> None:
+    bad = malformed_ptable(tmp_path)
+    data = tmp_path / "data.csv"
+    write_data(data)
+    for argv in (
+        ["ptable", "audit", bad],
+        ["perturb", data, "--by", "a,b", "--ptable", bad, "--method", "sum"],
+    ):
+        err = one_line_error(capsys, *argv)
+        assert "row i=1" in err and "sums to" in err and "bad.csv" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--epsilon", "1", "--delta", "0.05", "-o", "pt.txt"], ".csv"),
+        (["--epsilon", "0.5", "--delta", "1e-4", "--keysize", "256"], "keysize=256"),
+        (["--epsilon", "1", "--delta", "0.05", "--keysize", "1000"], "keysize=1000"),
+        (["--epsilon", "1", "--delta", "0.05", "--keysize", "2^x"], "'2^x'"),
+        (["--epsilon", "0", "--delta", "0.05"], "epsilon=0"),
+        (["--epsilon", "1", "--delta", "2"], "delta=2"),
+        (["--epsilon", "1", "--delta", "0.05", "--method", "best"], "best"),
+        (["--epsilon", "1", "--delta", "0.05", "--variance", "-1"], "--variance"),
+        (["--epsilon", "1", "--delta", "0.05", "--layout", "ons", "-o", "pt.csv"], "keysize"),
+        (["--epsilon", "1"], "--delta"),
+    ],
+)
+def test_design_errors_are_one_line(capsys, tmp_path, argv, needle) -> None:
+    argv = [str(tmp_path / a) if a.startswith("pt.") else a for a in argv]
+    err = one_line_error(capsys, "ptable", "design", *argv)
+    assert needle in err
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_audit_errors_are_one_line(capsys, tmp_path) -> None:
+    assert "missing.csv" in one_line_error(capsys, "ptable", "audit", tmp_path / "missing.csv")
+    err = one_line_error(capsys, "ptable", "audit", ONS256, "--keysize", "1000")
+    assert "keysize=1000" in err
+    err = one_line_error(capsys, "ptable", "audit", ONS256, "--delta", "1.5")
+    assert "1.5" in err
