@@ -311,6 +311,12 @@ def mechanism_from_rows(G: RainbowGraph, rows: np.ndarray) -> Mechanism:
     return Mechanism(G, rows)  # pragma: no cover - raises InvalidMechanismError for the node
 
 
+def unit_steps(G: RainbowGraph, answers: np.ndarray) -> bool:
+    """Whether every edge of ``G`` joins answers that differ by at most one (a count path)."""
+    e = G.edges
+    return not (e.shape[0] and int(np.abs(answers[e[:, 0]] - answers[e[:, 1]]).max()) > 1)
+
+
 def integer_answers_of(G: RainbowGraph, what: str) -> np.ndarray:
     """The true answers of ``G`` as int64, or ParameterError naming the graph problem."""
     answers = G.answers

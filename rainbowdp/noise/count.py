@@ -52,7 +52,14 @@ from .._validation import check_delta, check_epsilon, check_int, real_array
 from ..exceptions import InfeasibleDesignError, ParameterError, ParameterTypeError, SolverError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
-from ._family import Claim, Family, integer_answers_of, mechanism_from_rows, register
+from ._family import (
+    Claim,
+    Family,
+    integer_answers_of,
+    mechanism_from_rows,
+    register,
+    unit_steps,
+)
 
 __all__ = [
     "CASES",
@@ -1040,10 +1047,7 @@ class Count(Family):
         counts, q = _count_graph_params(G)
         if counts.size == 0 or counts.min() < self.D or counts.max() + self.D > q - 1:
             return None
-        e = G.edges
-        if e.shape[0] and int(np.abs(counts[e[:, 0]] - counts[e[:, 1]]).max()) > 1:
-            return None
-        return True
+        return True if unit_steps(G, counts) else None
 
     @classmethod
     def examples(cls) -> list[tuple[Family, RainbowGraph]]:

@@ -59,6 +59,7 @@ from ._family import (
     integer_answers_of,
     mechanism_from_rows,
     register,
+    unit_steps,
 )
 
 __all__ = [
@@ -1088,10 +1089,7 @@ class TableBuilder(Family):
         counts, _, fits = self._inputs(G)
         if not fits:
             return None
-        e = G.edges
-        if e.shape[0] and int(np.abs(counts[e[:, 0]] - counts[e[:, 1]]).max()) > 1:
-            return None
-        return True
+        return True if unit_steps(G, counts) else None
 
     @classmethod
     def examples(cls) -> list[tuple[Family, RainbowGraph]]:
