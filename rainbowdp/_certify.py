@@ -115,6 +115,43 @@ class Certificate:
             "exactly)"
         )
 
+    def to_dict(self) -> dict:
+        """The certificate as plain Python (floats, ints, strings, lists), e.g. for JSON.
+
+        The exact fractions become floats rounded outwards, so the float interval still
+        encloses the exact value: ``delta_lower`` and ``exp_lower`` are rounded down,
+        ``delta_upper``, ``exp_upper``, ``threshold`` and ``float_error`` up (``exp_lower``
+        and ``exp_upper`` may be ``inf`` for large ε; see
+        :func:`rainbowdp.interop.nonfinite_to_null` for strict JSON). The exact values stay on
+        the object. ``verdict`` is its string value; ``worst_edge`` a list of nodes (see
+        :func:`rainbowdp.interop.plain`).
+
+        Examples
+        --------
+        >>> from rainbowdp.graph import RainbowGraph
+        >>> M = Mechanism(RainbowGraph.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
+        >>> d = certify(M, epsilon=1.0, delta=0.1).to_dict()
+        >>> d["verdict"], d["delta_lower"] <= d["delta_upper"], d["worst_edge"]
+        ('private', True, [0, 1])
+        """
+        from ._exact import float_at_least, float_at_most
+        from .interop import plain
+
+        return {
+            "verdict": str(self.verdict.value),
+            "epsilon": float(self.epsilon),
+            "delta": float(self.delta),
+            "tol": float(self.tol),
+            "delta_lower": float_at_most(self.delta_lower),
+            "delta_upper": float_at_least(self.delta_upper),
+            "worst_edge": plain(self.worst_edge),
+            "edges_checked_exactly": int(self.edges_checked_exactly),
+            "threshold": float_at_least(self.threshold),
+            "exp_lower": float_at_most(self.exp_lower),
+            "exp_upper": float_at_least(self.exp_upper),
+            "float_error": float_at_least(self.float_error),
+        }
+
 
 # ---------------------------------------------------------------------- e^ε in rationals
 def exp_bounds(epsilon: float, *, bits: int = EXP_BITS) -> tuple[Fraction, Fraction]:

@@ -193,6 +193,54 @@ class VerificationReport:
             s += f"; {self.n_violations} violating edge(s)"
         return s
 
+    def to_dict(self, *, edge_deltas: bool = False) -> dict[str, Any]:
+        """The report as plain Python, for JSON, pandas or a notebook.
+
+        The keys are those of ``rainbowdp verify --json`` (``is_private``, ``epsilon``,
+        ``delta``, ``delta_required``, ``worst_edge``, ``witness``, ``n_violations``,
+        ``tolerance``, ``n_edges``). Nodes and outputs are kept when JSON can hold them (tuples
+        become lists) and written with ``str`` otherwise (:func:`rainbowdp.interop.plain`).
+        Floats stay floats; infinite or NaN values need
+        :func:`rainbowdp.interop.nonfinite_to_null` for strict JSON (the CLI's ``null``).
+
+        Parameters
+        ----------
+        edge_deltas : bool, default False
+            Also include ``edge_deltas`` (one float per edge; long for large graphs).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> import json
+        >>> from rainbowdp.graph import RainbowGraph
+        >>> G = RainbowGraph.line(["yes", "no"], 2)
+        >>> M = Mechanism(G, [[0.5, 0.5], [0.55, 0.45], [0.6, 0.4]])
+        >>> d = verify(M, epsilon=0.05).to_dict()
+        >>> d["is_private"], round(d["delta_required"], 6), d["worst_edge"], d["witness"]
+        (False, 0.029492, [1, 2], ['no'])
+        >>> json.loads(json.dumps(d)) == d
+        True
+        """
+        from .interop import plain
+
+        out: dict[str, Any] = {
+            "is_private": bool(self.is_private),
+            "epsilon": float(self.epsilon),
+            "delta": float(self.delta),
+            "delta_required": float(self.delta_required),
+            "worst_edge": plain(self.worst_edge),
+            "witness": plain(list(self.witness)),
+            "n_violations": int(self.n_violations),
+            "tolerance": float(self.tolerance),
+            "n_edges": int(self.edge_deltas.shape[0]),
+        }
+        if edge_deltas:
+            out["edge_deltas"] = self.edge_deltas.tolist()
+        return out
+
 
 def verify(
     mechanism: Mechanism, *, epsilon: float, delta: float = 0.0, tol: float = 0.0

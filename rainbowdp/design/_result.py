@@ -85,3 +85,60 @@ class DesignResult:
             f"{self.n_constraints} constraints; build {self.build_seconds:.3f} s, "
             f"solve {self.solve_seconds:.3f} s with {self.solver}"
         )
+
+    def to_dict(self, *, mechanism: bool = False) -> dict:
+        """The result as plain Python (floats, ints, strings, lists), e.g. for JSON or pandas.
+
+        Every attribute but ``mechanism``, under its own name (the names that
+        ``rainbowdp design --json`` uses for ``method``, ``objective``, ``status``, ``solver``,
+        ``build_seconds`` and ``solve_seconds``), plus ``n_nodes``, ``n_outputs`` and
+        ``n_edges`` of the mechanism's graph. ``solved_epsilon`` / ``solved_delta`` may be
+        ``None``.
+
+        Parameters
+        ----------
+        mechanism : bool, default False
+            Also include the mechanism: ``nodes`` and ``outputs`` (see
+            :func:`rainbowdp.interop.plain`) and ``probabilities`` (one list per node, in
+            ``outputs`` order).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from rainbowdp.builders import count_path
+        >>> from rainbowdp.design import lp
+        >>> r = lp(count_path(2), epsilon=1.0)
+        >>> row = pd.DataFrame([r.to_dict()])
+        >>> row[["method", "n_nodes", "achieved_delta"]].values.tolist()
+        [['lp', 3, 0.0]]
+        """
+        from ..interop import plain
+
+        out = {
+            "method": self.method,
+            "formulation": self.formulation,
+            "epsilon": float(self.epsilon),
+            "delta": float(self.delta),
+            "objective": float(self.objective),
+            "status": self.status,
+            "solver": self.solver,
+            "build_seconds": float(self.build_seconds),
+            "solve_seconds": float(self.solve_seconds),
+            "n_variables": int(self.n_variables),
+            "n_constraints": int(self.n_constraints),
+            "n_integer_variables": int(self.n_integer_variables),
+            "repair": float(self.repair),
+            "repair_weight": float(self.repair_weight),
+            "solver_objective": float(self.solver_objective),
+            "achieved_delta": float(self.achieved_delta),
+            "solved_epsilon": None if self.solved_epsilon is None else float(self.solved_epsilon),
+            "solved_delta": None if self.solved_delta is None else float(self.solved_delta),
+            "n_nodes": self.mechanism.graph.n_nodes,
+            "n_outputs": self.mechanism.graph.n_outputs,
+            "n_edges": self.mechanism.graph.n_edges,
+        }
+        if mechanism:
+            out["nodes"] = plain(self.mechanism.graph.nodes)
+            out["outputs"] = plain(self.mechanism.graph.outputs)
+            out["probabilities"] = self.mechanism.probabilities.tolist()
+        return out
