@@ -20,6 +20,11 @@ The hierarchy::
     └── SolverError                                  the solver failed
         ├── SolverNotAvailableError                  the requested solver is not installed
         └── SolverTimeLimitError                     stopped by the time limit before optimality
+
+Warnings::
+
+    PermutedBoundaryWarning  (a UserWarning)  a boundary given without ``order`` that looks
+                                               written in rainbow order
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ __all__ = [
     "NotPrivateError",
     "ParameterError",
     "ParameterTypeError",
+    "PermutedBoundaryWarning",
     "RainbowDPError",
     "SolverError",
     "SolverNotAvailableError",
@@ -96,3 +102,13 @@ class SolverNotAvailableError(SolverError):
 
 class SolverTimeLimitError(SolverError):
     """The solver stopped at its time limit before proving optimality."""
+
+
+class PermutedBoundaryWarning(UserWarning):
+    """A boundary condition given without an ``order`` looks written in the other order.
+
+    Emitted by :func:`rainbowdp.optimal_mechanism` when two rainbows get the same row but
+    different vectors in their own preference orders, and that row read in rainbow order would
+    dominate both (``docs/conventions.md`` states the rule). Pass ``order="outputs"`` or
+    ``order="rainbow"`` to say which order the rows follow.
+    """

@@ -595,24 +595,51 @@ def save_graph(
 
 
 def load_assignment(
-    path: str | os.PathLike, graph: RainbowGraph, *, kinds: tuple[str, ...] = ("nodes", "rainbows")
-) -> dict:
+    path: str | os.PathLike,
+    graph: RainbowGraph,
+    *,
+    kinds: tuple[str, ...] = ("nodes", "rainbows"),
+    return_order: bool = False,
+) -> dict | tuple[dict, str | None]:
     """Read a JSON file assigning distributions to nodes or rainbows.
 
-    Accepted forms (distributions are lists of numbers in ``graph.outputs`` order)::
+    Accepted forms::
 
-        {"nodes": {"<node id as JSON>": [p...], ...}}
-        {"rainbows": [{"rainbow": [...], "distribution": [p...]}, ...]}
+        {"order": "outputs", "nodes": {"<node id as JSON>": [p...], ...}}
+        {"order": "rainbow", "rainbows": [{"rainbow": [...], "distribution": [p...]}, ...]}
 
-    Node keys are matched against ``json.dumps(node)`` and ``str(node)``. Returns a dict
-    ``{node: list}`` or ``{rainbow tuple: list}``. ``kinds`` names the accepted fields
-    (``rainbowdp design --fixed`` takes node rows only).
+    The optional top-level field ``"order"`` states how every distribution of the file is
+    written (``docs/conventions.md``): ``"outputs"`` (the default, as before the field
+    existed), entry j is the probability of ``graph.outputs[j]``; ``"rainbow"``, entry k is
+    the probability of the k-th preferred output of the entry's rainbow (of the node's
+    rainbow for ``"nodes"``). Node keys are matched against ``json.dumps(node)`` and
+    ``str(node)``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The JSON file.
+    graph : RainbowGraph
+        The graph whose nodes, rainbows and outputs the file refers to.
+    kinds : tuple of {"nodes", "rainbows"}, default both
+        The accepted fields (``rainbowdp design --fixed`` takes node rows only).
+    return_order : bool, default False
+        Also return the order the file states (``None`` if it has no ``"order"`` field).
+
+    Returns
+    -------
+    dict or (dict, str or None)
+        ``{node: list}`` or ``{rainbow tuple: list}``, every list in ``graph.outputs`` order
+        whatever order the file uses (rows of a ``"rainbow"`` file are rearranged, their
+        numbers kept as written); with ``return_order``, also the stated order.
 
     Raises
     ------
     GraphFileError
-        On a malformed file, an unknown or repeated node or rainbow, or a distribution that is
-        not a list of numbers (named).
+        On a malformed file, an ``"order"`` other than ``"outputs"`` or ``"rainbow"`` (the
+        field and the value are named), an unknown or repeated node or rainbow, or a
+        distribution that is not a list of numbers (named), or, in a ``"rainbow"`` file, not
+        of length q.
     """
     p = _check_path(path)
     check_graph(graph, "graph")
@@ -624,6 +651,10 @@ def load_assignment(
         raise ParameterError(
             f"`kinds` must be a non-empty tuple of 'nodes' and 'rainbows', got kinds={kinds!r}."
         )
+    if not isinstance(return_order, bool):
+        raise ParameterTypeError(
+            f"`return_order` must be True or False, got return_order={return_order!r}."
+        )
     data = _read_json(p, "assignment file", unique_keys=True)
     where = str(p)
     wanted = " or ".join(f"'{k}'" for k in kinds)
@@ -634,6 +665,28 @@ def load_assignment(
     extra = sorted(({"nodes", "rainbows"} - set(kinds)) & set(data))
     if extra:
         raise GraphFileError(f"{where!r}: field {extra[0]!r} is not accepted here (only {wanted}).")
+    stated = data.get("order")
+    if "order" in data and (not isinstance(stated, str) or stated not in ("outputs", "rainbow")):
+        raise GraphFileError(
+            f"{where!r}: field 'order' must be 'outputs' or 'rainbow', got {stated!r}."
+        )
+    q = graph.n_outputs
+
+    def in_outputs_order(vec: list, field: str, table_row: np.ndarray) -> list:
+        """A checked list, rearranged over the outputs if the file is in rainbow order."""
+        vec = _check_distribution(vec, field, where)
+        if stated != "rainbow":
+            return vec
+        if len(vec) != q:
+            raise GraphFileError(
+                f"{where!r}: {field} must have {q} entries (one per output, in rainbow "
+                f"order), got {vec!r}."
+            )
+        out_vec = [None] * q
+        for k, j in enumerate(table_row.tolist()):
+            out_vec[j] = vec[k]
+        return out_vec
+
     out: dict = {}
     if "rainbows" in data:
         items = data["rainbows"]
@@ -657,8 +710,10 @@ def load_assignment(
                 raise GraphFileError(f"{where!r}: rainbows[{k}]: {exc}") from None
             if rb in out:
                 raise GraphFileError(f"{where!r}: rainbows[{k}] repeats the rainbow {list(rb)!r}.")
-            out[rb] = _check_distribution(
-                item["distribution"], f"rainbows[{k}].distribution", where
+            out[rb] = in_outputs_order(
+                item["distribution"],
+                f"rainbows[{k}].distribution",
+                graph.rainbow_table[graph.rainbow_id(rb)],
             )
     if "nodes" in data:
         items = data["nodes"]
@@ -684,5 +739,7 @@ def load_assignment(
                     f"and {key!r})."
                 )
             seen[node] = key
-            out[node] = _check_distribution(vec, f"nodes[{key!r}]", where)
-    return out
+            out[node] = in_outputs_order(
+                vec, f"nodes[{key!r}]", graph.order[graph.node_index[node]]
+            )
+    return (out, stated) if return_order else out

@@ -26,7 +26,23 @@ from ._validation import check_int, real_array
 from .exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from .graph import RainbowGraph, check_graph
 
-__all__ = ["MAX_ATOL", "MAX_SAMPLE_SIZE", "ROW_ATOL", "Mechanism", "check_mechanism"]
+__all__ = [
+    "MAX_ATOL",
+    "MAX_SAMPLE_SIZE",
+    "ORDERS",
+    "ROW_ATOL",
+    "Mechanism",
+    "Order",
+    "check_mechanism",
+    "check_order",
+]
+
+#: The two orders in which a distribution attached to a node or a rainbow can be written
+#: (``docs/conventions.md``): ``"outputs"``, entry j is the probability of ``graph.outputs[j]``;
+#: ``"rainbow"``, entry k is the probability of the node's (or rainbow's) k-th preferred output.
+ORDERS = ("outputs", "rainbow")
+#: See :data:`ORDERS`.
+Order = Literal["outputs", "rainbow"]
 
 #: Default tolerance on each row sum.
 ROW_ATOL = 1e-9
@@ -50,6 +66,27 @@ def _check_atol(atol: Any) -> float:
     return x
 
 
+def check_order(value: Any, name: str = "order") -> str:
+    """``value`` if it is one of :data:`ORDERS`, else an error naming ``name``.
+
+    The one check of an ``order`` argument (:class:`ParameterTypeError` for a non-string,
+    :class:`ParameterError` for another string).
+
+    Examples
+    --------
+    >>> check_order("rainbow")
+    'rainbow'
+    """
+    if not isinstance(value, str):
+        raise ParameterTypeError(
+            f"`{name}` must be 'outputs' or 'rainbow', got {name}={value!r} "
+            f"({type(value).__name__})."
+        )
+    if value not in ORDERS:
+        raise ParameterError(f"`{name}` must be 'outputs' or 'rainbow', got {name}={value!r}.")
+    return value
+
+
 def _at_node(graph: RainbowGraph) -> Any:
     """Describe the row of a multi-index as its node, for error messages."""
     nodes = graph.nodes
@@ -70,10 +107,16 @@ class Mechanism:
     graph : RainbowGraph
         The graph the mechanism lives on.
     probabilities : array_like of shape (N, q), or mapping node -> vector
-        Row i (or the vector of node d) is the output distribution at that node, in
-        ``graph.outputs`` order.
+        Row i (or the vector of node d) is the output distribution at that node, in the order
+        ``order`` names.
         Entries must be real numbers: strings (even ``"0.5"``), booleans, complex numbers and
         other objects are rejected rather than converted.
+    order : {"outputs", "rainbow"}, default "outputs"
+        ``"outputs"``: entry j is the probability of ``graph.outputs[j]``. ``"rainbow"``: entry
+        k is the probability of the node's k-th preferred output, the vectors
+        :math:`\vec{\mathcal M}(d)` of Gu et al., Definition 3 (as
+        :meth:`from_rainbow_order`). The mechanism always stores rows in ``graph.outputs``
+        order (``docs/conventions.md``).
     atol : float, default 1e-9
         Tolerance on each row sum, a finite number in ``[0, MAX_ATOL]`` (``MAX_ATOL = 1e-3``).
         Rows are stored as given (not renormalised): the verifier judges exactly the numbers
@@ -85,7 +128,8 @@ class Mechanism:
         If ``graph`` is not a :class:`RainbowGraph`, an entry is not a real number (the node is
         named), or ``atol`` is not a real number.
     ParameterError
-        If ``atol`` is NaN, infinite, negative or larger than ``MAX_ATOL``.
+        If ``atol`` is NaN, infinite, negative or larger than ``MAX_ATOL``, or ``order`` is
+        another string.
     InvalidMechanismError
         On a wrong shape, a missing or unknown node, or a row with a negative, NaN or infinite
         entry or a sum other than 1 (the node is named).
@@ -96,12 +140,26 @@ class Mechanism:
     >>> M = Mechanism(G, [[0.6, 0.4], [0.7, 0.3], [0.8, 0.2]])
     >>> M.row(2).tolist()
     [0.8, 0.2]
+
+    The same rows for a node that prefers ``"no"``, written in its preference order:
+
+    >>> H = RainbowGraph.cycle([("yes", "no"), ("no", "yes"), ("no", "yes")])
+    >>> Mechanism(H, [[0.6, 0.4]] * 3, order="rainbow").probabilities.tolist()
+    [[0.6, 0.4], [0.4, 0.6], [0.4, 0.6]]
     """
 
     __slots__ = ("_graph", "_p")
 
-    def __init__(self, graph: RainbowGraph, probabilities: Any, *, atol: float = ROW_ATOL) -> None:
+    def __init__(
+        self,
+        graph: RainbowGraph,
+        probabilities: Any,
+        *,
+        order: Order = "outputs",
+        atol: float = ROW_ATOL,
+    ) -> None:
         check_graph(graph, "graph")
+        order = check_order(order)
         tol = _check_atol(atol)
         n, q = graph.n_nodes, graph.n_outputs
         nodes = graph.nodes
@@ -139,6 +197,8 @@ class Mechanism:
                     f"`probabilities` must have shape ({n}, {q}) "
                     f"(nodes, outputs), got shape {arr.shape}."
                 )
+        if order == "rainbow":  # entry k of row i is the probability of output order[i, k]
+            arr = np.take_along_axis(arr, graph.ranks, axis=1)
         bad = ~np.isfinite(arr).all(axis=1)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
@@ -194,7 +254,8 @@ class Mechanism:
         r"""Build a mechanism from vectors given in each node's rainbow order.
 
         ``vectors[i, k]`` is :math:`\mathbb P[\mathcal M(d_i) = f(d_i)_k]`, the convention of
-        Definition 3 and of Section 4 of Gu et al.
+        Definition 3 and of Section 4 of Gu et al.; the same as
+        ``Mechanism(graph, vectors, order="rainbow")``, with errors naming ``vectors``.
 
         Examples
         --------
@@ -210,7 +271,7 @@ class Mechanism:
                 f"`vectors` must have shape ({graph.n_nodes}, "
                 f"{graph.n_outputs}), got shape {v.shape}."
             )
-        return cls(graph, np.take_along_axis(v, graph.ranks, axis=1), atol=atol)
+        return cls(graph, v, order="rainbow", atol=atol)
 
     # ------------------------------------------------------------------ views
     @property

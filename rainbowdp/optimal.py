@@ -1,8 +1,10 @@
 r"""Optimal rainbow-DP mechanisms in closed form (Gu et al., Sections 4 and 5).
 
-Distributions in this module are given **in rainbow order**: entry k is the probability of the
-k-th most preferred output. For such a p with prefix sums :math:`s_k = p_1 + \dots + p_k`, the
-operator
+The operator, τ, the closed form and the line mechanism take distributions **in rainbow order**:
+entry k is the probability of the k-th most preferred output. A boundary condition of
+:func:`optimal_mechanism` is written in the order its ``order`` argument names (outputs order
+unless stated; ``docs/conventions.md``). For p in rainbow order with prefix sums
+:math:`s_k = p_1 + \dots + p_k`, the operator
 
 .. math::
 
@@ -32,7 +34,6 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
 from typing import Any, Literal
 
 import numpy as np
@@ -40,15 +41,16 @@ import numpy as np
 from ._exact import EXACT_WORK, enclose_exp, unproven
 from ._repair import proves_dp, repair
 from ._validation import check_delta, check_epsilon, check_int, check_probability_vector, real_array
-from .exceptions import (
-    InvalidBoundaryError,
-    NoOptimalMechanismError,
-    NotPrivateError,
-    ParameterError,
-    ParameterTypeError,
+from .boundary import (
+    HOMOGENEITY_ATOL,  # noqa: F401 (re-exported: rainbowdp.optimal.HOMOGENEITY_ATOL)
+    homogeneous_boundary,
+    read_in_rainbow_order,
+    resolve_boundary,
+    warn_if_permuted,
 )
+from .exceptions import InvalidBoundaryError, NotPrivateError, ParameterError
 from .graph import RainbowGraph, check_graph, require_undirected
-from .mechanism import Mechanism
+from .mechanism import Mechanism, Order, check_order
 from .morphism import INFINITE_DISTANCE_LABEL, boundary_graph
 from .privacy import are_close, hockey_stick, verify
 
@@ -57,6 +59,7 @@ __all__ = [
     "VARIANTS",
     "T",
     "boundary_graph",
+    "homogeneous_boundary",
     "line_mechanism",
     "optimal_mechanism",
     "prefix_sums_closed_form",
@@ -71,9 +74,6 @@ Variant = Literal["corrected", "paper"]
 
 #: Value of τ_k when the threshold is never reached (δ = 0 and s_k^0 = 0, or ε = δ = 0).
 TAU_INFINITY = int(np.iinfo(np.int64).max)
-
-#: Two boundary rows of one rainbow are "the same" if they agree within this (Definition 6).
-HOMOGENEITY_ATOL = 1e-12
 
 
 # ---------------------------------------------------------------------- argument checks
@@ -516,99 +516,13 @@ def line_mechanism(
 
 
 # ---------------------------------------------------------------------- general graphs
-def _resolve_boundary(graph: RainbowGraph, boundary: Mapping, needs: np.ndarray) -> np.ndarray:
-    """(R, q) boundary rows in outputs order (NaN rows for rainbows that need none)."""
-    r, q = graph.rainbow_table.shape[0], graph.n_outputs
-    rows = np.full((r, q), np.nan)
-    rainbows = graph.rainbows
-    rb_index = {c: i for i, c in enumerate(rainbows)}
-    keys = list(boundary)
-    out_set = set(graph.outputs)
-
-    def as_rainbow(k: Hashable) -> int | None:
-        """Rainbow id of key k, -1 for a permutation of the outputs no node has, else None."""
-        if not isinstance(k, tuple | list) or len(k) != q:
-            return None
-        try:
-            if set(k) != out_set:
-                return None
-        except TypeError:
-            return None
-        return rb_index.get(tuple(k), -1)
-
-    by_rainbow = all(as_rainbow(k) is not None for k in keys)
-    if by_rainbow:
-        for k in keys:
-            c = as_rainbow(k)
-            row = check_probability_vector(
-                boundary[k], f"boundary[{k!r}]", size=q, error=InvalidBoundaryError
-            )
-            if c >= 0:  # rainbows no node has are accepted and unused
-                rows[c] = row / row.sum()
-    else:
-        node_index = graph.node_index
-        bad = next((k for k in keys if k not in node_index and as_rainbow(k) is None), None)
-        if bad is not None:
-            raise InvalidBoundaryError(
-                f"`boundary` key {bad!r} is neither a rainbow (a tuple of outputs in preference "
-                f"order, e.g. one of {rainbows!r}) nor a node of the graph."
-            )
-        bad = next((k for k in keys if k not in node_index), None)
-        if bad is not None:
-            raise InvalidBoundaryError(
-                f"`boundary` mixes rainbows (e.g. {bad!r}) and nodes as keys; give either "
-                "{rainbow: distribution} or {boundary node: distribution}."
-            )
-        bmask = graph.boundary_mask
-        ids = graph.rainbow_ids
-        for k in keys:
-            i = node_index[k]
-            if not bmask[i]:
-                raise InvalidBoundaryError(
-                    f"`boundary` gives a distribution for node {k!r}, which is not a boundary "
-                    "node (Definition 5); the boundary condition fixes boundary nodes only."
-                )
-            row = check_probability_vector(
-                boundary[k], f"boundary[{k!r}]", size=q, error=InvalidBoundaryError
-            )
-            row = row / row.sum()
-            c = int(ids[i])
-            if np.isnan(rows[c, 0]):
-                rows[c] = row
-                first = k
-            elif not np.allclose(rows[c], row, rtol=0.0, atol=HOMOGENEITY_ATOL):
-                first = next(kk for kk in keys if ids[node_index[kk]] == c)
-                raise NoOptimalMechanismError(
-                    f"the boundary condition is not homogeneous (Definition 6): boundary nodes "
-                    f"{first!r} and {k!r} of rainbow {rainbows[c]!r} get different "
-                    f"distributions {rows[c].tolist()} and {row.tolist()}. Without homogeneity "
-                    "an optimal (dominating) mechanism need not exist (Gu et al., Example 1); "
-                    "use rainbowdp.design.lp for a utility-specific optimum."
-                )
-        missing = np.flatnonzero(
-            bmask & ~np.isin(np.arange(graph.n_nodes), [node_index[k] for k in keys])
-        )
-        if missing.size:
-            raise InvalidBoundaryError(
-                f"`boundary` gives no distribution for boundary node "
-                f"{graph.nodes[int(missing[0])]!r}; a node-wise boundary condition must list "
-                "every boundary node."
-            )
-    lacking = np.flatnonzero(needs & np.isnan(rows[:, 0]))
-    if lacking.size:
-        raise InvalidBoundaryError(
-            f"`boundary` gives no distribution for rainbow {rainbows[int(lacking[0])]!r}, which "
-            "has boundary nodes; every such rainbow needs one."
-        )
-    return rows
-
-
 def optimal_mechanism(
     graph: RainbowGraph,
     *,
     epsilon: float,
     delta: float = 0.0,
-    boundary: Mapping,
+    boundary: Any,
+    order: Order | None = None,
     variant: Variant = "corrected",
 ) -> Mechanism:
     r"""The unique optimal (ε, δ)-DP mechanism under a valid homogeneous boundary condition.
@@ -621,14 +535,27 @@ def optimal_mechanism(
         ε >= 0.
     delta : float, default 0
         δ in [0, 1].
-    boundary : mapping
+    boundary : mapping or array_like
         Either ``{rainbow: distribution}`` with rainbows as tuples of outputs (most preferred
         first) -- one for every rainbow that has boundary nodes (rainbows without boundary
         nodes, or that no node has, are accepted and ignored) -- or ``{boundary node:
-        distribution}`` for every boundary node. Distributions are over ``graph.outputs`` in
-        that order (like a row of a :class:`~rainbowdp.mechanism.Mechanism`) and are
+        distribution}`` for every boundary node, or (with ``order`` given) one distribution
+        for every rainbow. Distributions are written in the order ``order`` names and are
         renormalised to sum to 1. If every key is a rainbow (a permutation of the outputs) the
-        first reading is used.
+        first reading is used. :func:`homogeneous_boundary` builds the first form from one
+        vector in rainbow order.
+    order : {None, "outputs", "rainbow"}, default None
+        The order of every distribution in ``boundary`` (``docs/conventions.md``):
+        ``"outputs"``, entry j is the probability of ``graph.outputs[j]`` (like a row of a
+        :class:`~rainbowdp.mechanism.Mechanism`); ``"rainbow"``, entry k is the probability of
+        the k-th preferred output of the key's rainbow (of the node's rainbow, node-wise), the
+        vector :math:`\vec m^c` of Theorem 2. ``None`` reads outputs order, as before this
+        argument existed, and warns (:class:`~rainbowdp.exceptions.PermutedBoundaryWarning`)
+        when the rows look written in rainbow order: two rainbows get the same row v but
+        different vectors in their own preference orders, and v read in rainbow order would
+        dominate both vectors, strictly for one (:data:`rainbowdp.boundary.PERMUTED_RULE`;
+        rows non-increasing along their rainbows, or one vector along every rainbow, never
+        trigger it). A single distribution needs an explicit order.
     variant : {"corrected", "paper"}, default "corrected"
         Operator, see :func:`T`. With ``"paper"`` and δ > 0 the result fails re-verification
         (the printed operator is only (ε, e^ε δ)-DP) and :class:`NotPrivateError` is raised.
@@ -646,12 +573,16 @@ def optimal_mechanism(
     Raises
     ------
     TypeError
-        If ``graph`` is not a RainbowGraph or ``boundary`` not a mapping.
+        If ``graph`` is not a RainbowGraph, ``boundary`` is neither a mapping nor (with an
+        ``order``) a vector, or ``order`` is not a string.
+    ValueError
+        If ``order`` is a string other than ``"outputs"`` and ``"rainbow"``.
     InvalidBoundaryError
         If a rainbow with boundary nodes (or, node-wise, a boundary node) has no distribution,
         a key is unknown or not a boundary node, a distribution is malformed, or the condition
         is not valid: two rainbows joined by an edge get distributions that are not
-        (ε, δ)-close (the edge and the δ it would need are named).
+        (ε, δ)-close (the edge and the δ it would need are named; with ``order=None`` the
+        message adds when the same numbers read in rainbow order would be valid).
     NoOptimalMechanismError
         If a node-wise condition gives two boundary nodes of one rainbow different
         distributions (Gu et al., Example 1: then no mechanism dominates all valid ones).
@@ -683,17 +614,20 @@ def optimal_mechanism(
     ...                       boundary={("a", "b"): [0.5, 0.5], ("b", "a"): [0.5, 0.5]})
     >>> M.probabilities.round(12).tolist()
     [[0.5, 0.5], [0.75, 0.25], [0.75, 0.25], [0.5, 0.5], [0.5, 0.5]]
+
+    One vector in rainbow order for every rainbow (P[top output] = 0.6 at the boundary):
+
+    >>> M = optimal_mechanism(G, epsilon=math.log(2), boundary=[0.6, 0.4], order="rainbow")
+    >>> M.in_rainbow_order().round(12).tolist()
+    [[0.6, 0.4], [0.8, 0.2], [0.8, 0.2], [0.6, 0.4], [0.6, 0.4]]
     """
     check_graph(graph, "graph")
     require_undirected(graph, "graph", "the optimal rainbow mechanism")
     eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     variant = _check_variant(variant)
-    if not isinstance(boundary, Mapping):
-        raise ParameterTypeError(
-            "`boundary` must be a mapping {rainbow: distribution} or {boundary "
-            f"node: distribution}}, got boundary={boundary!r}."
-        )
+    if order is not None:
+        order = check_order(order)
     gb, g = boundary_graph(graph)
     x = math.exp(eps)
     r, q = graph.rainbow_table.shape
@@ -702,8 +636,10 @@ def optimal_mechanism(
     is_head = gb.declared_boundary_mask
     needs = np.zeros(r, dtype=bool)
     needs[b_ids[is_head]] = True
-    rows = _resolve_boundary(graph, boundary, needs)
-    _check_validity(graph, gb, rows, eps, dlt)
+    rows = resolve_boundary(graph, boundary, needs, order)
+    _check_validity(graph, gb, rows, eps, dlt, hint=order is None)
+    if order is None:
+        warn_if_permuted(graph, rows, needs, stacklevel=2)
     # line mechanisms of all chains at once, in rainbow order
     table = graph.rainbow_table
     is_inf = np.array([lab[1] == INFINITE_DISTANCE_LABEL for lab in gb.nodes], dtype=bool)
@@ -777,28 +713,52 @@ def _certified(mech: Mechanism, eps: float, dlt: float, heads: np.ndarray) -> Me
     return Mechanism(g, out)
 
 
-def _check_validity(
-    graph: RainbowGraph, gb: RainbowGraph, rows: np.ndarray, eps: float, dlt: float
-) -> None:
-    """Theorem 2's validity: rainbows joined by an edge get (ε, δ)-close distributions."""
+def _invalid_pair(gb: RainbowGraph, rows: np.ndarray, eps: float, dlt: float) -> tuple | None:
+    """The first two rainbows joined by a head edge of ``gb`` whose rows are not close."""
     e = gb.edges
     ids = gb.rainbow_ids
     cross = ids[e[:, 0]] != ids[e[:, 1]]
     for a, b in zip(ids[e[cross, 0]].tolist(), ids[e[cross, 1]].tolist(), strict=True):
-        if are_close(rows[a], rows[b], eps, dlt):
-            continue
-        need = max(hockey_stick(rows[a], rows[b], eps), hockey_stick(rows[b], rows[a], eps))
-        ge = graph.edges
-        gi = graph.rainbow_ids
-        hit = np.flatnonzero(
-            ((gi[ge[:, 0]] == a) & (gi[ge[:, 1]] == b))
-            | ((gi[ge[:, 0]] == b) & (gi[ge[:, 1]] == a))
-        )[0]
-        u, v = graph.nodes[int(ge[hit, 0])], graph.nodes[int(ge[hit, 1])]
-        rb = graph.rainbows
-        raise InvalidBoundaryError(
-            f"the boundary condition is not valid (Theorem 2): the edge ({u!r}, {v!r}) joins "
-            f"rainbows {rb[a]!r} and {rb[b]!r}, whose distributions {rows[a].tolist()} and "
-            f"{rows[b].tolist()} are not ({eps:g}, {dlt:g})-close; they need delta >= "
-            f"{need:.6g} at this epsilon."
+        if not are_close(rows[a], rows[b], eps, dlt):
+            return a, b
+    return None
+
+
+def _check_validity(
+    graph: RainbowGraph,
+    gb: RainbowGraph,
+    rows: np.ndarray,
+    eps: float,
+    dlt: float,
+    *,
+    hint: bool = False,
+) -> None:
+    """Theorem 2's validity: rainbows joined by an edge get (ε, δ)-close distributions.
+
+    With ``hint`` (rows given without an order) the message says whether the same numbers,
+    read in rainbow order, would be valid.
+    """
+    pair = _invalid_pair(gb, rows, eps, dlt)
+    if pair is None:
+        return
+    a, b = pair
+    need = max(hockey_stick(rows[a], rows[b], eps), hockey_stick(rows[b], rows[a], eps))
+    ge = graph.edges
+    gi = graph.rainbow_ids
+    hit = np.flatnonzero(
+        ((gi[ge[:, 0]] == a) & (gi[ge[:, 1]] == b)) | ((gi[ge[:, 0]] == b) & (gi[ge[:, 1]] == a))
+    )[0]
+    u, v = graph.nodes[int(ge[hit, 0])], graph.nodes[int(ge[hit, 1])]
+    rb = graph.rainbows
+    other = ""
+    if hint and _invalid_pair(gb, read_in_rainbow_order(graph, rows), eps, dlt) is None:
+        other = (
+            " Read in rainbow order (order='rainbow': entry k on the rainbow's k-th preferred "
+            "output), the same numbers would be a valid condition."
         )
+    raise InvalidBoundaryError(
+        f"the boundary condition is not valid (Theorem 2): the edge ({u!r}, {v!r}) joins "
+        f"rainbows {rb[a]!r} and {rb[b]!r}, whose distributions {rows[a].tolist()} and "
+        f"{rows[b].tolist()} (in outputs order) are not ({eps:g}, {dlt:g})-close; they need "
+        f"delta >= {need:.6g} at this epsilon.{other}"
+    )
