@@ -11,9 +11,13 @@ r"""The ``rainbowdp`` command.
     rainbowdp design --family modulo --n N --epsilon E [--delta D] [...] [-o OUT.json] [--json]
     rainbowdp design --family count --N N --D D --epsilon E [--eta H | --delta D]
                      [--law singleton|exact] [--n-min M] [-o OUT.json] [--json]
-    rainbowdp plot GRAPH -o OUT.png|OUT.pdf|OUT.svg [--dpi N]
+    rainbowdp plot GRAPH -o OUT.png|OUT.pdf|OUT.svg [--dpi N] [--layout NAME] [--labels]
+                   [--rainbows] [--mode auto|glyphs|large]
+    rainbowdp profile GRAPH [--epsilons 0,0.5,1|START:STOP:NUM] [-o OUT.png|.pdf|.svg|.csv]
+                      [--dpi N] [--json]
     rainbowdp reproduce fig3|...|fig14|count-fig1|...|count-fig4|abs-fig1|...|abs-fig5|abs-optimal
                         [-o OUT.png] [--dpi N] [--json]
+    rainbowdp reproduce all -o DIR [--only NAME,NAME] [--dpi N] [--json]
     rainbowdp ptable design --epsilon E --delta D [--method maxent|optimal] [--keysize K]
                      [-o PT.csv] [--json]
     rainbowdp ptable audit PT.csv [--epsilon E ...] [--delta D ...] [--keysize K] [--json]
@@ -27,7 +31,8 @@ Exit codes
 0
     Success; for ``verify``: private.
 1
-    ``verify``: not private (``demo``: a bundled graph did not get its expected verdict).
+    ``verify``: not private (``demo``: a bundled graph did not get its expected verdict;
+    ``reproduce all``: a recomputed value disagrees with the printed one, or a target failed).
 2
     Bad input: exactly one line on standard error, never a traceback. Bad input is an error
     of the library (:class:`~rainbowdp.exceptions.RainbowDPError`, which includes every
@@ -499,10 +504,24 @@ def _cmd_design(args: argparse.Namespace) -> int:
     G, _ = load(args.graph)
     info: dict[str, Any] = {"method": method}
     if method == "closed-form":
+        import warnings
+
+        from .exceptions import PermutedBoundaryWarning
         from .optimal import optimal_mechanism
 
-        boundary = load_assignment(args.boundary, G)
-        M = optimal_mechanism(G, epsilon=args.epsilon, delta=args.delta, boundary=boundary)
+        # rows come back in outputs order; a file that states its order is taken at its word
+        boundary, stated = load_assignment(args.boundary, G, return_order=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PermutedBoundaryWarning)
+            M = optimal_mechanism(
+                G,
+                epsilon=args.epsilon,
+                delta=args.delta,
+                boundary=boundary,
+                order=None if stated is None else "outputs",
+            )
+        for w in caught:  # a warning is one line on standard error, never a traceback
+            _error(f"rainbowdp: warning: {_one_line(w.message)}")
     else:
         from . import design
 
@@ -563,7 +582,9 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 
     output = _check_output(args.output, IMAGE_SUFFIXES, [args.graph], "an image file")
     G, M = load(args.graph)
-    fig = draw_rainbow_graph(G, M)
+    fig = draw_rainbow_graph(
+        G, M, layout=args.layout, labels=args.labels, rainbows=args.rainbows, mode=args.mode
+    )
     _save_figure(fig, output, args.dpi)
     _print(f"wrote {args.output}")
     return EXIT_OK
@@ -573,6 +594,14 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from . import reproduce
 
+    if args.figure == "all":
+        from ._cli_reproduce_all import run
+
+        return run(args)
+    if args.only is not None:
+        raise ParameterError(
+            f"`--only` applies to `reproduce all` only, got --only {args.only} with {args.figure}."
+        )
     output = (
         _check_output(args.output, IMAGE_SUFFIXES, [], "an image file") if args.output else None
     )
@@ -643,51 +672,11 @@ def _curve_text(result: Any, figure: str, output: str | None) -> str:
 
 
 def _reproducible() -> dict[str, tuple[str, Any]]:
-    """name -> (description, function returning the figure's data)."""
-    import functools
+    """name -> (description, function returning the figure's data), from the registry
+    :data:`rainbowdp.reproduce.TARGETS` (which ``reproduce all`` runs)."""
+    from .reproduce import TARGETS
 
-    from . import reproduce as r
-
-    return {
-        "fig3": ("Gu et al., Fig. 3", r.figure_3),
-        "fig4": ("Gu et al., Fig. 4", r.figure_4),
-        "fig5": ("Gu et al., Fig. 5", r.figure_5),
-        "table1": ("Kadam et al., Table 1", r.kadam_table1),
-        "fig9a": ("Kadam et al., Fig. 9a", functools.partial(r.kadam_figure9, "a")),
-        "fig9b": ("Kadam et al., Fig. 9b", functools.partial(r.kadam_figure9, "b")),
-        "fig10a": ("Kadam et al., Fig. 10a", functools.partial(r.kadam_figure10, "a")),
-        "fig10b": ("Kadam et al., Fig. 10b", functools.partial(r.kadam_figure10, "b")),
-        "fig13a": ("Kadam et al., Fig. 13a / eq. (59)", functools.partial(r.kadam_figure13, "a")),
-        "fig13b": ("Kadam et al., Fig. 13b", functools.partial(r.kadam_figure13, "b")),
-        "fig5a": ("Kadam et al., Fig. 5a", functools.partial(r.kadam_figure5, "a")),
-        "fig5b": ("Kadam et al., Fig. 5b", functools.partial(r.kadam_figure5, "b")),
-        "fig6": ("Kadam et al., Fig. 6 (clamping)", r.kadam_figure6),
-        "fig7a": ("Kadam et al., Fig. 7a", functools.partial(r.kadam_figure7, "a")),
-        "fig7b": ("Kadam et al., Fig. 7b", functools.partial(r.kadam_figure7, "b")),
-        "fig8": ("Kadam et al., Fig. 8", r.kadam_figure8),
-        "fig11a": ("Kadam et al., Fig. 11a", functools.partial(r.kadam_figure11, "a")),
-        "fig11b": ("Kadam et al., Fig. 11b", functools.partial(r.kadam_figure11, "b")),
-        "fig12a": ("Kadam et al., Fig. 12a", functools.partial(r.kadam_figure12, "a")),
-        "fig12b": ("Kadam et al., Fig. 12b", functools.partial(r.kadam_figure12, "b")),
-        "fig14": ("Kadam et al., Fig. 14 (synthetic data)", r.kadam_figure14),
-        "count-fig1": ("Sadeghi et al., Fig. 1", r.sadeghi_figure1),
-        "count-fig2": ("Sadeghi et al., Fig. 2", r.sadeghi_figure2),
-        "count-fig3a": (
-            "Sadeghi et al., Fig. 3 (eps = 1.1)",
-            functools.partial(r.sadeghi_figure3, "a"),
-        ),
-        "count-fig3b": (
-            "Sadeghi et al., Fig. 3 (eps = 2.2)",
-            functools.partial(r.sadeghi_figure3, "b"),
-        ),
-        "count-fig4": ("Sadeghi et al., Fig. 4", r.sadeghi_figure4),
-        "abs-fig1": ("Sadeghi & Chien, Fig. 1", r.abs_figure1),
-        "abs-fig2": ("Sadeghi & Chien, Fig. 2", r.abs_figure2),
-        "abs-fig3": ("Sadeghi & Chien, Fig. 3 / Example 1", r.abs_figure3),
-        "abs-fig4": ("Sadeghi & Chien, Fig. 4 (KEYSIZE)", r.abs_figure4),
-        "abs-fig5": ("Sadeghi & Chien, Fig. 5 (KEYSIZE)", r.abs_figure5),
-        "abs-optimal": ("optimal table vs max-entropy table", r.abs_optimal_comparison),
-    }
+    return {name: (TARGETS[name].description, TARGETS[name].make) for name in REPRODUCIBLE_NAMES}
 
 
 #: The names ``rainbowdp reproduce`` accepts (see :func:`_reproducible`).
@@ -879,22 +868,16 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _demo_design(out_dir: Path) -> None:
     """Design the optimal mechanism of the three-colour graph and draw it."""
-    import numpy as np
-
     from .bundled import examples
-    from .optimal import optimal_mechanism
+    from .optimal import homogeneous_boundary, optimal_mechanism
     from .plot import draw_rainbow_graph
     from .privacy import verify
 
     ex = next(e for e in examples() if e.name == "three_colour")
     G, eps, delta = ex.graph, 1.0, 0.0
     # Homogeneous boundary: every rainbow outputs its top colour w.p. 0.5, then 0.3, then 0.2.
-    boundary = {}
-    for c in G.rainbows:
-        vec = np.zeros(G.n_outputs)
-        vec[[G.output_index[o] for o in c]] = [0.5, 0.3, 0.2]
-        boundary[c] = vec.tolist()
-    M = optimal_mechanism(G, epsilon=eps, delta=delta, boundary=boundary)
+    boundary = homogeneous_boundary(G, [0.5, 0.3, 0.2])
+    M = optimal_mechanism(G, epsilon=eps, delta=delta, boundary=boundary, order="outputs")
     rep = verify(M, epsilon=eps, delta=delta)
     top = M.in_rainbow_order()[:, 0]
     _print(
@@ -1011,8 +994,10 @@ def _parser() -> _Parser:
     g.add_argument("--delta", type=_finite_float("--delta"), default=0.0)
     g.add_argument(
         "--boundary",
-        help="closed-form only. JSON: {'rainbows': [{'rainbow': [...], "
-        "'distribution': [...]}]} or {'nodes': {node: [...]}}",
+        help="closed-form only. JSON: {'order': 'outputs'|'rainbow', 'rainbows': "
+        "[{'rainbow': [...], 'distribution': [...]}]} or {'order': ..., 'nodes': {node: "
+        "[...]}}; 'order' (default 'outputs'): each distribution follows the graph's outputs, "
+        "or its rainbow (most preferred output first)",
     )
     g.add_argument(
         "--utility",
@@ -1084,19 +1069,63 @@ def _parser() -> _Parser:
     pl.add_argument(
         "--dpi", type=_dpi, default=120, help=f"resolution, {MIN_DPI}..{MAX_DPI} (default 120)"
     )
+    pl.add_argument(
+        "--layout",
+        choices=[
+            "auto",
+            "line",
+            "pivot_mds",
+            "spring",
+            "kamada_kawai",
+            "circular",
+            "spectral",
+            "shell",
+        ],
+        default="auto",
+        help="node placement (default auto: paths on a line, cycles on a circle, up to 100 "
+        "nodes kamada_kawai, larger graphs pivot_mds)",
+    )
+    pl.add_argument("--labels", action="store_true", help="label every node with its name")
+    pl.add_argument(
+        "--rainbows",
+        action="store_true",
+        help="show each node's whole preference order as rings (outermost = most preferred)",
+    )
+    pl.add_argument(
+        "--mode",
+        choices=["auto", "glyphs", "large"],
+        default="auto",
+        help="glyphs: a pie (and rings) per node; large: coloured disks only, for big graphs "
+        "(default auto: glyphs up to 200 nodes)",
+    )
     pl.set_defaults(func=_cmd_plot)
 
-    r = sub.add_parser("reproduce", help="reproduce a figure of the papers")
+    r = sub.add_parser("reproduce", help="reproduce a figure of the papers, or all of them")
     r.add_argument(
         "figure",
-        choices=REPRODUCIBLE_NAMES,
+        choices=(*REPRODUCIBLE_NAMES, "all"),
         help="fig3-fig5: Gu et al. (optimal line mechanisms); table1, fig9a/b, fig10a/b, "
         "fig13a/b: Kadam et al. (optimal modulo-addition noise); fig5a/b, fig6, fig7a/b, fig8, "
         "fig11a/b, fig12a/b, fig14: Kadam et al. (comparisons, clamping, sweeps; fig14 on "
         "synthetic data); count-fig1..count-fig4: Sadeghi et al. (count queries); "
-        "abs-fig1..abs-fig5, abs-optimal: Sadeghi & Chien (ABS perturbation, cell keys)",
+        "abs-fig1..abs-fig5, abs-optimal: Sadeghi & Chien (ABS perturbation, cell keys); "
+        "all: every figure, table and worked example, with an index comparing each printed "
+        "number with the recomputed one (-o DIR required)",
     )
-    r.add_argument("-o", "--output", default=None, help="image file (.png, .pdf or .svg)")
+    r.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        help="image file (.png, .pdf or .svg); with `all`, the output directory (created if "
+        "missing)",
+    )
+    r.add_argument(
+        "--only",
+        default=None,
+        metavar="NAME,NAME",
+        help="with `all`: run only these targets (figure names, gu-example1, count-example1, "
+        "abs-example2, abs-example3)",
+    )
     r.add_argument(
         "--dpi", type=_dpi, default=120, help=f"resolution, {MIN_DPI}..{MAX_DPI} (default 120)"
     )
@@ -1131,6 +1160,9 @@ def _parser() -> _Parser:
     from ._cli_cellkey import add_parsers
 
     add_parsers(sub)
+    from ._cli_profile import add_parsers as add_profile_parsers
+
+    add_profile_parsers(sub)
     return p
 
 

@@ -95,7 +95,6 @@ def test_output_colors_uses_colour_names_else_a_palette():
 
 def test_draw_rainbow_graph_with_mechanism():
     from matplotlib.collections import PatchCollection
-    from matplotlib.colors import to_rgba
 
     G = RainbowGraph.cycle([("blue", "red", "green")] * 5 + [("red", "green", "blue")] * 3)
     rows = {c: [1 / 3] * 3 for c in G.rainbows}
@@ -104,9 +103,10 @@ def test_draw_rainbow_graph_with_mechanism():
     ax = fig.axes[0]
     collections = [c for c in ax.collections if isinstance(c, PatchCollection)]
     disks, wedges = collections
-    # node disks coloured by top output (the colour names are used as colours)
-    expected = [to_rgba("blue")] * 5 + [to_rgba("red")] * 3
-    assert np.allclose(disks.get_facecolors(), expected)
+    # node disks coloured by rainbow class: one colour per class, the two classes distinct
+    face = disks.get_facecolors()
+    assert np.allclose(face[:5], face[0]) and np.allclose(face[5:], face[5])
+    assert not np.allclose(face[0], face[5])
     # boundary nodes (0, 4, 5, 7) outlined, the others not
     widths = disks.get_linewidths()
     assert [i for i, w in enumerate(widths) if w > 0] == [0, 4, 5, 7]

@@ -1,4 +1,34 @@
-r"""Drawings of rainbow graphs and the mechanism at each node."""
+r"""Drawings of rainbow graphs: rainbow classes, preference orders and the mechanism at each node.
+
+The rules (docs/drawing.md has the user's version):
+
+* **colour = rainbow class.** Every node is a disk in the colour of its rainbow class (its
+  preference order :math:`f(d)`, Gu et al., *Generalized rainbow differential privacy*,
+  Definition 5 calls the nodes of one order the region :math:`B^c`), from the colour-blind-
+  safe class palette of :func:`~rainbowdp.plot.class_colors`. The legend spells each order,
+  most preferred first ("red > blue > green").
+* **outputs keep their own colours** (:func:`~rainbowdp.plot.output_colors` with
+  ``safe=True``: colour-named outputs are drawn in a colour-blind-safe shade of their hue),
+  used only by the mechanism pies, the rainbow rings and the most-likely-output dots.
+* **glyphs** (``mode="glyphs"``): the mechanism at a node is a pie (one slice per output with a
+  positive probability, clockwise from 12 o'clock in output order) separated from the class
+  disk by a white edge; ``rainbows=True`` adds concentric rings in the output colours, the
+  outermost the most preferred output (up to 7 rings; beyond, one grey ring stands for the
+  rest). Boundary nodes (:math:`\partial B^c` of Definition 5, and declared ones) have a black
+  outline.
+* **large** (``mode="large"``): no per-node glyphs; disks coloured by class, a centre dot in
+  the colour of the node's most likely output, thin transparent edges (none above
+  :data:`~rainbowdp.plot._large.EDGE_LIMIT`).
+* **sizes**: a node's disk radius is 0.45 times (0.36 when every node is labelled, to leave
+  the labels room) the smaller of its nearest-neighbour distance and the median one
+  (:func:`rainbowdp.plot._large.radii`), so disks never overlap.
+* **labels** sit beside their node, in whichever of 8 directions leaves the label box farthest
+  from the other disks.
+* **layouts** (``layout="auto"``): a path on a (serpentine) line, a cycle on a circle in cycle
+  order, other graphs of at most 100 nodes with Kamada-Kawai (spring if disconnected), larger
+  ones with pivot MDS (:mod:`rainbowdp.plot._large`), which scales to :math:`10^5` nodes and
+  more.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +38,35 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_int
-from ..exceptions import ParameterError
+from ..exceptions import ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism, check_mechanism
-from ._style import _axes, output_colors
+from . import _large
+from ._style import _axes, class_colors, class_labels, output_colors
 
 __all__ = ["draw_rainbow_graph"]
 
-_LAYOUTS = ("spring", "kamada_kawai", "circular", "spectral", "shell")
+_NX_LAYOUTS = ("spring", "kamada_kawai", "circular", "spectral", "shell")
+#: Accepted ``layout`` values.
+LAYOUTS = ("auto", "line", "pivot_mds", *_NX_LAYOUTS)
+#: Accepted ``mode`` values.
+MODES = ("auto", "glyphs", "large")
+#: ``mode="auto"`` draws glyphs up to this many nodes, the large mode above.
+GLYPH_NODES = 200
+#: ``mode="glyphs"`` refuses graphs with more nodes (their glyphs would be specks).
+MAX_GLYPH_NODES = 2000
+#: ``layout="auto"`` uses Kamada-Kawai (or spring) up to this many nodes, pivot MDS above.
+SMALL_LAYOUT = 100
+#: networkx layouts are refused above this many nodes (they would take minutes).
+MAX_NX_LAYOUT = 5000
+#: ``labels=True`` is refused above this many nodes (pass a mapping naming a few nodes).
+MAX_LABELS = 1000
+#: Legend rows per section (classes, outputs); the rest is summarised in one row.
+LEGEND_ROWS = 12
+#: Disk radius over nearest-neighbour distance when every node is labelled (else 0.45).
+LABELLED_FRACTION = 0.36
+#: Rings of the rainbow glyph; longer orders show their first RINGS - 1 outputs and a grey ring.
+RINGS = 8
 
 
 def draw_rainbow_graph(
@@ -23,115 +74,467 @@ def draw_rainbow_graph(
     mechanism: Mechanism | None = None,
     *,
     ax: Any = None,
-    pos: Mapping | None = None,
-    layout: str = "spring",
+    pos: Any = None,
+    layout: str = "auto",
     seed: int = 0,
+    labels: bool | Mapping = False,
+    rainbows: bool = False,
+    mode: str = "auto",
+    legend: bool = True,
 ) -> Any:
-    r"""Draw a rainbow graph: nodes coloured by their top output, boundary nodes outlined.
-
-    With a mechanism, each node also shows its output distribution as a small pie (one wedge
-    per output, in the output's colour) inside the node disk.
+    r"""Draw a rainbow graph: nodes coloured by rainbow class, optionally with the mechanism.
 
     Parameters
     ----------
     G : RainbowGraph
-        The graph (a few hundred nodes draw in well under a second: all shapes go into three
-        collections).
+        The graph.
     mechanism : Mechanism, optional
-        A mechanism on ``G``.
+        A mechanism on ``G``: a pie per node in glyph mode, the most likely output per node in
+        large mode.
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on.
-    pos : mapping node -> (x, y), optional
-        Node positions; default from ``layout``.
-    layout : {"spring", "kamada_kawai", "circular", "spectral", "shell"}, default "spring"
-        networkx layout used when ``pos`` is not given.
+        Axes to draw on (default: a new Figure, sized to the layout, legend on the right).
+    pos : mapping node -> (x, y) or array_like, shape (N, 2), optional
+        Node positions (an array in node order); default from ``layout``.
+    layout : {"auto", "line", "pivot_mds", "spring", "kamada_kawai", "circular", "spectral", \
+"shell"}, default "auto"
+        Layout used when ``pos`` is not given. "auto": a path on a line, a cycle on a circle,
+        up to 100 nodes Kamada-Kawai (spring when disconnected), else "pivot_mds". "line":
+        along the path (other graphs: in node order), in serpentine rows when longer than 40
+        nodes. "pivot_mds": fast, for any size. The others are networkx's layouts (refused
+        above 5000 nodes).
     seed : int, default 0
-        Seed of the spring layout.
+        Seed of the spring layout and of pivot MDS's first pivot.
+    labels : bool or mapping node -> str, default False
+        ``True`` labels every node with its name (at most 1000 nodes); a mapping labels the
+        nodes it names. Labels sit beside the node, away from its neighbours.
+    rainbows : bool, default False
+        Glyph mode: show each node's whole preference order as concentric rings in the output
+        colours, outermost = most preferred. Ignored in large mode, whose legend spells the
+        orders.
+    mode : {"auto", "glyphs", "large"}, default "auto"
+        "glyphs" draws pies and rings per node (at most 2000 nodes); "large" draws disks only
+        (any size); "auto" picks glyphs up to 200 nodes.
+    legend : bool, default True
+        Draw the legend (outside the data area, right of the axes).
 
     Returns
     -------
     matplotlib.figure.Figure
+        The figure of ``ax`` (or a new one). The class disks are the collection with gid
+        ``"rainbow-classes"``; pies ``"mechanism"``, rings ``"rainbows"``, most-likely-output
+        dots ``"most-likely-output"``.
 
     Raises
     ------
-    TypeError
-        If ``G`` or ``mechanism`` has the wrong type.
-    ValueError
-        If ``mechanism`` lives on another graph, ``layout`` is unknown, or ``pos`` misses a
-        node (the node is named).
+    ParameterTypeError
+        If ``G``, ``mechanism``, ``labels``, ``rainbows``, ``legend`` or ``seed`` has the wrong
+        type.
+    ParameterError
+        If ``mechanism`` lives on another graph, ``layout`` or ``mode`` is unknown, ``pos``
+        misses a node or is not finite, ``labels`` names a node that is not in ``G``, or the
+        graph is too large for the requested glyphs, labels or networkx layout.
 
     Examples
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> G = RainbowGraph.cycle([("blue", "red")] * 4 + [("red", "blue")] * 2)
-    >>> fig = draw_rainbow_graph(G, layout="circular")
+    >>> fig = draw_rainbow_graph(G, labels=True)
     >>> fig.axes[0].get_title()
     'rainbow graph: 6 nodes, 6 edges, 2 rainbows'
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()][1:3]
+    ['blue > red · 4 nodes', 'red > blue · 2 nodes']
     """
-    import matplotlib.patches as mpatches
-    import networkx as nx
-    from matplotlib.collections import LineCollection, PatchCollection
-
     check_graph(G, "G")
     if mechanism is not None:
         check_mechanism(mechanism, "mechanism")
         if mechanism.graph is not G:
             raise ParameterError("`mechanism` must live on `G` (the same RainbowGraph object).")
-    if pos is None:
-        if layout not in _LAYOUTS:
-            raise ParameterError(f"`layout` must be one of {_LAYOUTS}, got layout={layout!r}.")
-        g = G.graph
-        if layout == "spring":
-            pos = nx.spring_layout(g, seed=check_int(seed, "seed"))
-        else:
-            pos = getattr(nx, f"{layout}_layout")(g)
-    missing = next((d for d in G.nodes if d not in pos), None)
-    if missing is not None:
-        raise ParameterError(f"`pos` has no position for node {missing!r}.")
-    xy = np.array([pos[d] for d in G.nodes], dtype=float).reshape(G.n_nodes, 2)
-    span = float(np.ptp(xy, axis=0).max()) if G.n_nodes > 1 else 1.0
-    span = span if span > 0 else 1.0
-    radius = 0.35 * span / max(np.sqrt(G.n_nodes), 2.0)
-    colors = output_colors(G.outputs)
-    top = G.order[:, 0]
+    if mode not in MODES:
+        raise ParameterError(f"`mode` must be one of {MODES}, got mode={mode!r}.")
+    if layout not in LAYOUTS:
+        raise ParameterError(f"`layout` must be one of {LAYOUTS}, got layout={layout!r}.")
+    seed = check_int(seed, "seed")
+    for name, value in (("rainbows", rainbows), ("legend", legend)):
+        if not isinstance(value, bool | np.bool_):
+            raise ParameterTypeError(f"`{name}` must be a bool, got {name}={value!r}.")
+    n = G.n_nodes
+    text = _labels(G, labels)
+    glyphs = mode == "glyphs" or (mode == "auto" and n <= GLYPH_NODES)
+    if mode == "glyphs" and n > MAX_GLYPH_NODES:
+        raise ParameterError(
+            f"`mode` 'glyphs' draws at most {MAX_GLYPH_NODES} nodes, got mode='glyphs' for "
+            f"{n} nodes; use mode='large'."
+        )
+    xy = _positions(G, pos, layout, seed)
+    # every node labelled: smaller disks leave the labels room between them
+    radius = _large.radii(xy, LABELLED_FRACTION if len(text) == n > 1 else 0.45)
+    probabilities = None if mechanism is None else mechanism.probabilities
+    cls_colors = class_colors(G.rainbow_table.shape[0])
+    out_colors = output_colors(G.outputs, safe=True)
 
-    fig, ax = _axes(ax, (7.0, 7.0))
-    e = G.edges
-    if e.shape[0]:
-        ax.add_collection(LineCollection(xy[e], colors="0.6", linewidths=0.8, zorder=1))
-    bmask = G.boundary_mask
-    disks = [mpatches.Circle(tuple(c), radius) for c in xy]
-    ax.add_collection(
-        PatchCollection(
-            disks,
-            facecolors=[colors[j] for j in top],
-            edgecolors=["black" if b else "none" for b in bmask],
-            linewidths=[2.0 if b else 0.0 for b in bmask],
-            zorder=2,
-        )
-    )
-    if mechanism is not None:
-        p = mechanism.probabilities
-        start = np.concatenate([np.zeros((G.n_nodes, 1)), np.cumsum(p, axis=1)[:, :-1]], axis=1)
-        wedges, faces = [], []
-        for i, j in zip(*np.nonzero(p > 0), strict=True):
-            a0 = 90.0 + 360.0 * start[i, j]
-            wedges.append(mpatches.Wedge(tuple(xy[i]), 0.65 * radius, a0, a0 + 360.0 * p[i, j]))
-            faces.append(colors[j])
-        ax.add_collection(
-            PatchCollection(wedges, facecolors=faces, edgecolors="white", linewidths=0.3, zorder=3)
-        )
-    ax.set_xlim(xy[:, 0].min() - 2 * radius, xy[:, 0].max() + 2 * radius)
-    ax.set_ylim(xy[:, 1].min() - 2 * radius, xy[:, 1].max() + 2 * radius)
+    pad = float(radius.max()) * (3.2 if text else 1.3)
+    lo, hi = xy.min(axis=0) - pad, xy.max(axis=0) + pad
+    handles = _legend_handles(G, cls_colors, out_colors, glyphs, probabilities, rainbows)
+    if ax is None:
+        chars = max((len(h.get_label()) for h in handles), default=0) if legend else 0
+        fig, ax = _axes(None, _figsize(hi - lo, len(handles) if legend else 0, chars))
+        ax.set_anchor("NW")
+    else:
+        fig = ax.figure
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
     ax.set_aspect("equal")
     ax.set_axis_off()
-    handles = [mpatches.Patch(color=colors[j], label=str(o)) for j, o in enumerate(G.outputs)]
-    handles.append(
-        mpatches.Patch(facecolor="white", edgecolor="black", linewidth=2.0, label="boundary node")
-    )
-    ax.legend(handles=handles, loc="upper right", fontsize=8, title="top output", title_fontsize=8)
     ax.set_title(
-        f"rainbow graph: {G.n_nodes} nodes, {G.n_edges} edges, {G.rainbow_table.shape[0]} rainbows"
+        f"rainbow graph: {n} nodes, {G.n_edges} edges, {G.rainbow_table.shape[0]} rainbows",
+        fontsize=10,
     )
+    if not glyphs and G.n_edges > _large.EDGE_LIMIT:
+        handles.append(_note(f"edges not drawn ({G.n_edges} > {_large.EDGE_LIMIT})"))
+    if legend:
+        _legend(ax, handles)
+    ppd = _points_per_unit(ax)
+    if glyphs:
+        _draw_glyphs(ax, G, probabilities, xy, radius, cls_colors, out_colors, rainbows, ppd)
+    else:
+        dots = _large.draw_large(ax, G, probabilities, xy, radius, cls_colors, out_colors, ppd)
+        if legend and probabilities is not None and not dots:  # output colours unused
+            handles = [h for h in handles if not str(h.get_gid()).startswith("output")]
+            limit = _large.MIN_DOT_DISK
+            _legend(ax, [*handles, _note(f"most likely output not shown (disks < {limit:g} pt)")])
+    if text:
+        _draw_labels(ax, G, xy, radius, text, ppd)
     return fig
+
+
+def _note(label: str) -> Any:
+    """A legend row of text only."""
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], ls="none", label=label)
+
+
+def _points_per_unit(ax: Any) -> float:
+    """Typographic points per data unit of the equal-aspect ``ax``, after the figure's layout
+    engine (if any) has placed it (the legend and title are already there)."""
+    fig = ax.figure
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    ax.apply_aspect()
+    box = ax.get_position()
+    w_in, h_in = fig.get_size_inches()
+    x0, x1 = ax.get_xlim()
+    y0, y1 = ax.get_ylim()
+    return float(
+        min(72.0 * w_in * box.width / abs(x1 - x0), 72.0 * h_in * box.height / abs(y1 - y0))
+    )
+
+
+# ---------------------------------------------------------------------------------- arguments
+def _labels(G: RainbowGraph, labels: Any) -> dict[int, str]:
+    """Node index -> label text."""
+    if isinstance(labels, bool | np.bool_):
+        if not labels:
+            return {}
+        if G.n_nodes > MAX_LABELS:
+            raise ParameterError(
+                f"`labels` True would draw {G.n_nodes} labels (at most {MAX_LABELS}); pass a "
+                "mapping {node: text} naming the nodes to label, got labels=True."
+            )
+        return {i: str(d) for i, d in enumerate(G.nodes)}
+    if not isinstance(labels, Mapping):
+        raise ParameterTypeError(
+            f"`labels` must be a bool or a mapping node -> str, got labels={labels!r}."
+        )
+    index = G.node_index
+    out = {}
+    for node, label in labels.items():
+        try:
+            i = index[node]
+        except (KeyError, TypeError):
+            raise ParameterError(
+                f"`labels` names the node {node!r}, which is not in the graph."
+            ) from None
+        out[i] = str(label)
+    return out
+
+
+def _positions(G: RainbowGraph, pos: Any, layout: str, seed: int) -> np.ndarray:
+    """(N, 2) finite float positions in node order."""
+    n = G.n_nodes
+    if pos is None:
+        xy = _layout(G, layout, seed)
+    elif isinstance(pos, Mapping):
+        missing = next((d for d in G.nodes if d not in pos), None)
+        if missing is not None:
+            raise ParameterError(f"`pos` has no position for node {missing!r}.")
+        try:
+            xy = np.array([pos[d] for d in G.nodes], dtype=float)
+        except (TypeError, ValueError):
+            raise ParameterError("`pos` must map every node to a pair of numbers (x, y).") from None
+    else:
+        try:
+            xy = np.array(pos, dtype=float)
+        except (TypeError, ValueError):
+            raise ParameterTypeError(
+                f"`pos` must be a mapping node -> (x, y) or an (N, 2) array, got pos={pos!r}."
+            ) from None
+    if xy.shape != (n, 2):
+        raise ParameterError(
+            f"`pos` must give one (x, y) pair per node, shape ({n}, 2), got shape {xy.shape}."
+        )
+    if not np.all(np.isfinite(xy)):
+        bad = int(np.flatnonzero(~np.all(np.isfinite(xy), axis=1))[0])
+        raise ParameterError(
+            f"`pos` must be finite, got {xy[bad].tolist()} for node {G.nodes[bad]!r}."
+        )
+    return xy
+
+
+def _layout(G: RainbowGraph, layout: str, seed: int) -> np.ndarray:
+    """Positions from a layout name (``layout="auto"``: the rule of the module notes)."""
+    from scipy.sparse.csgraph import connected_components
+
+    adj = G.adjacency
+    n = G.n_nodes
+    if layout == "auto":
+        order = _large.path_order(adj)
+        if order is not None:
+            return _large.line_positions(order)
+        order = _large.cycle_order(adj)
+        if order is not None:
+            return _large.circle_positions(order)
+        if n <= SMALL_LAYOUT:
+            connected = connected_components(adj, directed=False)[0] == 1
+            layout = "kamada_kawai" if connected else "spring"
+        else:
+            layout = "pivot_mds"
+    if layout == "line":
+        order = _large.path_order(adj)
+        return _large.line_positions(np.arange(n) if order is None else order)
+    if layout == "pivot_mds":
+        return _large.pivot_mds(adj, seed=seed)
+    if n > MAX_NX_LAYOUT:
+        raise ParameterError(
+            f"`layout` {layout!r} (networkx) is too slow above {MAX_NX_LAYOUT} nodes, got "
+            f"layout={layout!r} for {n} nodes; use 'auto', 'pivot_mds' or 'line', or pass pos."
+        )
+    import networkx as nx
+
+    g = G.graph.to_undirected(as_view=True) if G.directed else G.graph
+    if layout == "spring":
+        pos = nx.spring_layout(g, seed=seed)
+    else:
+        pos = getattr(nx, f"{layout}_layout")(g)
+    return np.array([pos[d] for d in G.nodes], dtype=float).reshape(n, 2)
+
+
+def _figsize(span: np.ndarray, legend_rows: int, legend_chars: int) -> tuple[float, float]:
+    """Size of a new figure: the data at most 6 in on its long side, plus the legend's room."""
+    aspect = float(span[0] / span[1]) if span[1] > 0 else 1.0
+    if aspect >= 1.0:
+        width = 6.0 if aspect < 3.0 else 9.0  # a long row gets more room
+        height = float(max(width / aspect, 1.0))
+    else:
+        width, height = float(max(6.0 * aspect, 2.5)), 6.0
+    height += 0.4  # title
+    if legend_rows:
+        width += 0.062 * legend_chars + 0.6
+        height = max(height, 0.19 * legend_rows + 0.3)
+    return width, height
+
+
+# ---------------------------------------------------------------------------------- glyphs
+def _edge_lines(ax: Any, G: RainbowGraph, xy: np.ndarray) -> None:
+    from matplotlib.collections import LineCollection
+
+    e = G.edges
+    if e.shape[0]:
+        ax.add_collection(LineCollection(xy[e], colors="0.55", linewidths=1.0, zorder=1))
+
+
+def _draw_glyphs(
+    ax: Any,
+    G: RainbowGraph,
+    p: np.ndarray | None,
+    xy: np.ndarray,
+    r: np.ndarray,
+    cls_colors: list,
+    out_colors: list,
+    rainbows: bool,
+    ppd: float,
+) -> None:
+    """Glyph mode: class disks, boundary outlines, rainbow rings, mechanism pies (``ppd``:
+    points per data unit)."""
+    import matplotlib.patches as mpatches
+    from matplotlib.collections import PatchCollection
+
+    _edge_lines(ax, G, xy)
+    r_pt = float(np.median(r)) * ppd
+    white = float(np.clip(0.05 * r_pt, 0.4, 1.2))
+    outline = float(np.clip(0.1 * r_pt, 1.0, 3.0))
+    bmask = G.boundary_mask
+    centres = [tuple(c) for c in xy.tolist()]
+    disks = PatchCollection(
+        [mpatches.Circle(c, ri) for c, ri in zip(centres, r.tolist(), strict=True)],
+        facecolors=[cls_colors[k] for k in G.rainbow_ids.tolist()],
+        edgecolors=["black" if b else "none" for b in bmask],
+        linewidths=[outline if b else 0.0 for b in bmask],
+        zorder=2,
+    )
+    disks.set_gid("rainbow-classes")
+    ax.add_collection(disks)
+    pie_r = 0.66 * r
+    if rainbows:
+        q = G.n_outputs
+        k = min(q, RINGS)
+        inner = 0.46 * r if p is not None else np.zeros_like(r)
+        outer = 0.8 * r
+        width = (outer - inner) / k
+        ring_colors = [*out_colors, "0.75"]
+        order = G.order
+        patches, faces = [], []
+        for s in range(k):
+            top = (outer - s * width).tolist()
+            slot = order[:, s] if (s < k - 1 or q <= RINGS) else np.full(G.n_nodes, q)
+            for c, t, w, j in zip(centres, top, width.tolist(), slot.tolist(), strict=True):
+                patches.append(mpatches.Wedge(c, t, 0.0, 360.0, width=w))
+                faces.append(ring_colors[j])
+        rings = PatchCollection(
+            patches, facecolors=faces, edgecolors="none", linewidths=0.0, zorder=3
+        )
+        rings.set_gid("rainbows")
+        ax.add_collection(rings)
+        pie_r = 0.46 * r
+    if p is not None:
+        end = np.cumsum(p, axis=1)
+        start = end - p
+        wedges, faces = [], []
+        for i, j in zip(*np.nonzero(p > 0), strict=True):
+            a0, a1 = 90.0 - 360.0 * end[i, j], 90.0 - 360.0 * start[i, j]
+            wedges.append(mpatches.Wedge(centres[i], pie_r[i], a0, a1))
+            faces.append(out_colors[j])
+        pies = PatchCollection(
+            wedges, facecolors=faces, edgecolors="white", linewidths=white, zorder=4
+        )
+        pies.set_gid("mechanism")
+        ax.add_collection(pies)
+
+
+def _draw_labels(
+    ax: Any, G: RainbowGraph, xy: np.ndarray, r: np.ndarray, text: dict[int, str], ppd: float
+) -> None:
+    """Labels beside their node, on the free side: of 8 compass directions, the one whose label
+    box keeps the largest clearance from the other nodes' disks (ties: below, right, left,
+    above, then the diagonals)."""
+    from scipy.spatial import cKDTree
+
+    size = 9 if G.n_nodes <= 30 else 8 if G.n_nodes <= 100 else 6
+    idx = np.fromiter(text, dtype=np.intp, count=len(text))
+    # half extent of each label box in data units (about 0.62 em per character, 1.3 em high)
+    half_w = np.array([0.31 * size * len(text[i]) + 1.0 for i in idx.tolist()]) / ppd
+    half_h = 0.65 * size / ppd
+    angles = np.deg2rad([270.0, 0.0, 180.0, 90.0, 315.0, 45.0, 225.0, 135.0])
+    dirs = np.stack([np.cos(angles), np.sin(angles)], axis=1).round(12)
+    k_near = min(G.n_nodes, 9)
+    tree = cKDTree(xy)
+    best = np.full(idx.size, -np.inf)
+    choice = np.zeros(idx.size, dtype=np.intp)
+    for k, (ux, uy) in enumerate(dirs):
+        # centre of the label box whose near side touches the node's disk
+        reach = 1.1 * r[idx] + abs(ux) * half_w + abs(uy) * half_h
+        centre = xy[idx] + reach[:, None] * np.array([ux, uy])
+        _, near = tree.query(centre, k=k_near)
+        near = near.reshape(idx.size, k_near)
+        gap = np.abs(xy[near] - centre[:, None, :]) - np.stack(
+            [np.broadcast_to(half_w[:, None], near.shape), np.full(near.shape, half_h)], axis=2
+        )
+        clear = np.linalg.norm(np.maximum(gap, 0.0), axis=2) - r[near]
+        clear[near == idx[:, None]] = np.inf  # the label's own node
+        score = clear.min(axis=1)
+        finite = np.isfinite(best)
+        better = score > np.where(finite, best + 1e-9 * np.abs(np.where(finite, best, 0.0)), best)
+        best = np.where(better, score, best)
+        choice = np.where(better, k, choice)
+    for i, k in zip(idx.tolist(), choice.tolist(), strict=True):
+        ux, uy = dirs[k]
+        ha = "left" if ux > 0.1 else "right" if ux < -0.1 else "center"
+        va = "bottom" if uy > 0.1 else "top" if uy < -0.1 else "center"
+        x, y = xy[i] + 1.1 * r[i] * dirs[k]
+        t = ax.text(x, y, text[i], ha=ha, va=va, fontsize=size, zorder=6)
+        t.set_bbox({"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.75})
+
+
+# ---------------------------------------------------------------------------------- legend
+def _legend_handles(
+    G: RainbowGraph,
+    cls_colors: list,
+    out_colors: list,
+    glyphs: bool,
+    probabilities: np.ndarray | None,
+    rainbows: bool,
+) -> list:
+    """Legend rows: a bold header (a handle without marker) and entries, per section."""
+    from matplotlib.lines import Line2D
+
+    def header(label: str, gid: str = "header") -> Any:
+        h = Line2D([], [], ls="none", label=label)
+        h.set_gid(gid)
+        return h
+
+    def more(k: int, what: str) -> Any:
+        return Line2D([], [], ls="none", label=f"… and {k} more {what}")
+
+    handles = [header("rainbow class = node colour")]
+    names = class_labels(G.outputs, G.rainbow_table, G.rainbow_ids)
+    shown = len(names) if len(names) <= LEGEND_ROWS else LEGEND_ROWS - 1
+    handles += [
+        Line2D([], [], ls="none", marker="o", ms=9, mfc=c, mec="0.3", mew=0.5, label=t)
+        for c, t in zip(cls_colors[:shown], names[:shown], strict=True)
+    ]
+    if shown < len(names):
+        handles.append(more(len(names) - shown, "classes"))
+    what = []
+    if probabilities is not None:
+        what.append("pie slices" if glyphs else "centre dot = most likely output")
+    if glyphs and rainbows:
+        what.append("rings, outer = preferred")
+    if what:
+        section = [header(f"outputs: {'; '.join(what)}", "output-header")]
+        outs = [str(o) for o in G.outputs]
+        shown = len(outs) if len(outs) <= LEGEND_ROWS else LEGEND_ROWS - 1
+        section += [
+            Line2D([], [], ls="none", marker="s", ms=8, mfc=c, mec="white", label=t)
+            for c, t in zip(out_colors[:shown], outs[:shown], strict=True)
+        ]
+        if shown < len(outs):
+            section.append(more(len(outs) - shown, "outputs"))
+        for h in section[1:]:
+            h.set_gid("output")
+        handles += section
+    if G.boundary_mask.any():
+        handles.append(
+            Line2D(
+                [], [], ls="none", marker="o", ms=9, mfc="white", mec="black", mew=2.0,
+                label="boundary node (black outline)",
+            )
+        )  # fmt: skip
+    return handles
+
+
+def _legend(ax: Any, handles: list) -> None:
+    """The legend outside the data area, right of the axes; headers in bold."""
+    leg = ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        borderaxespad=0.0,
+        fontsize=8,
+        frameon=False,
+        handletextpad=0.4,
+    )
+    for h, t in zip(handles, leg.get_texts(), strict=True):
+        if str(h.get_gid()).endswith("header"):
+            t.set_fontweight("bold")

@@ -1,0 +1,189 @@
+r"""The ``rainbowdp profile`` command: the privacy profile δ(ε) of a graph file's mechanism.
+
+::
+
+    rainbowdp profile GRAPH [--epsilons 0,0.5,1 | --epsilons START:STOP:NUM]
+                      [-o PROFILE.png|.pdf|.svg|.csv] [--dpi N] [--json]
+
+δ(ε) is :func:`rainbowdp.privacy_profile` (exact, rounded up). The table printed rounds ε and
+δ *up* to 6 significant digits (δ(ε) is non-increasing, so "δ(ε) <= δ" stays true); the CSV
+file (header ``epsilon,delta``) and ``--json`` hold the exact float64 values (shortest
+round-trip form). Without ``--epsilons`` the table has 21 values of ε from 0 to 1.25 times the
+smallest ε with δ = 0 (5 when there is none), plus that ε; an image is then drawn on the finer
+default grid of :func:`rainbowdp.plot.plot_privacy_profile`. ``--dpi`` applies to images only.
+
+Exit codes and one-line errors are those of :mod:`rainbowdp.cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .exceptions import GraphFileError, ParameterError
+
+__all__ = ["add_parsers"]
+
+#: Extension of the table ``profile`` writes; images are those of ``rainbowdp.cli``.
+CSV_SUFFIXES = (".csv",)
+#: Number of ε in the table when ``--epsilons`` is not given.
+TABLE_POINTS = 21
+#: Largest number of ε ``--epsilons`` may ask for.
+MAX_EPSILONS = 10_000
+#: Significant digits of the printed table (rounded up).
+TABLE_DIGITS = 6
+
+
+def _epsilons(text: str) -> np.ndarray:
+    """argparse type: ``0,0.5,1`` (a list) or ``START:STOP:NUM`` (NUM evenly spaced values)."""
+
+    def number(part: str) -> float:
+        try:
+            value = float(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"--epsilons must be numbers separated by commas or START:STOP:NUM, got {text!r}"
+            ) from None
+        if not math.isfinite(value) or value < 0:
+            raise argparse.ArgumentTypeError(
+                f"--epsilons values must be finite numbers >= 0, got {part.strip()!r}"
+                + ("" if part == text else f" in {text!r}")
+            )
+        return value
+
+    if ":" in text:
+        parts = text.split(":")
+        if len(parts) != 3:
+            raise argparse.ArgumentTypeError(
+                f"--epsilons range must be START:STOP:NUM, got {text!r}"
+            )
+        start, stop = number(parts[0]), number(parts[1])
+        try:
+            num = int(parts[2])
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"--epsilons NUM must be an integer, got {parts[2].strip()!r} in {text!r}"
+            ) from None
+        if not 1 <= num <= MAX_EPSILONS:
+            raise argparse.ArgumentTypeError(
+                f"--epsilons NUM must be in [1, {MAX_EPSILONS}], got {num} in {text!r}"
+            )
+        if stop < start:
+            raise argparse.ArgumentTypeError(
+                f"--epsilons range must have START <= STOP, got {text!r}"
+            )
+        return np.linspace(start, stop, num)
+    values = [number(part) for part in text.split(",")]
+    if len(values) > MAX_EPSILONS:
+        raise argparse.ArgumentTypeError(
+            f"--epsilons may list at most {MAX_EPSILONS} values, got {len(values)}"
+        )
+    return np.array(values)
+
+
+def _cmd_profile(args: argparse.Namespace) -> int:
+    from .cli import EXIT_OK, IMAGE_SUFFIXES, _check_output, _emit, _save_figure
+    from .io import _write_atomic, load
+    from .plot._privacy import _default_grid, _format_up, _zero_from
+    from .privacy import privacy_profile
+
+    output = (
+        _check_output(
+            args.output, IMAGE_SUFFIXES + CSV_SUFFIXES, [args.graph], "an image or a CSV file"
+        )
+        if args.output
+        else None
+    )
+    is_csv = output is not None and output.suffix.lower() in CSV_SUFFIXES
+    if args.dpi is not None and (output is None or is_csv):
+        raise ParameterError(
+            f"`--dpi` applies to image output (-o .png, .pdf or .svg) only, got --dpi {args.dpi}"
+            + (f" with -o {args.output}." if output is not None else " without -o.")
+        )
+    G, M = load(args.graph)
+    if M is None:
+        raise GraphFileError(f"{args.graph!r} has no 'mechanism' node attribute to profile.")
+    zero_from = _zero_from([M])[0]
+    eps = _default_grid([zero_from], TABLE_POINTS) if args.epsilons is None else args.epsilons
+    deltas = privacy_profile(M, eps)
+    if output is not None:
+        if is_csv:
+            rows = [f"{float(e)!r},{float(d)!r}" for e, d in zip(eps, deltas, strict=True)]
+            _write_atomic(output, "\n".join(["epsilon,delta", *rows]) + "\n")
+        else:
+            from .plot import plot_privacy_profile
+
+            fig = plot_privacy_profile(
+                {Path(args.graph).name: M}, None if args.epsilons is None else eps
+            )
+            _save_figure(fig, output, 120 if args.dpi is None else args.dpi)
+    data: dict[str, Any] = {
+        "graph": str(args.graph),
+        "n_nodes": G.n_nodes,
+        "n_edges": G.n_edges,
+        "n_outputs": G.n_outputs,
+        "epsilons": [float(e) for e in eps],
+        "deltas": [float(d) for d in deltas],
+        "zero_delta_from_epsilon": zero_from,
+        "output": str(args.output) if output is not None else None,
+    }
+    width = TABLE_DIGITS + 6
+    lines = [
+        f"{args.graph}: {G.n_nodes} nodes, {G.n_edges} edges, {G.n_outputs} outputs",
+        f"privacy profile (epsilon and delta rounded up to {TABLE_DIGITS} significant digits):",
+        f"{'epsilon':>{width}}  {'delta':>{width}}",
+        *(
+            f"{_format_up(float(e), TABLE_DIGITS):>{width}}  "
+            f"{_format_up(float(d), TABLE_DIGITS):>{width}}"
+            for e, d in zip(eps, deltas, strict=True)
+        ),
+        (
+            f"delta = 0 for epsilon >= {_format_up(zero_from, TABLE_DIGITS)}"
+            if math.isfinite(zero_from)
+            else "delta > 0 at every epsilon (no finite epsilon gives pure DP)"
+        ),
+    ]
+    if output is not None:
+        lines.append(f"wrote {args.output}")
+    _emit(data, args.json, "\n".join(lines))
+    return EXIT_OK
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``profile`` to the subparsers of the ``rainbowdp`` command."""
+    from .cli import MAX_DPI, MIN_DPI, _dpi
+
+    p = sub.add_parser(
+        "profile",
+        help="the privacy profile delta(epsilon) of a graph file's mechanism (table, plot, CSV)",
+    )
+    p.add_argument("graph", help="node-link JSON or GraphML file with a 'mechanism' attribute")
+    p.add_argument(
+        "--epsilons",
+        type=_epsilons,
+        default=None,
+        help="epsilon values: a list 0,0.5,1 or a range START:STOP:NUM (default: 21 values "
+        "from 0 to 1.25 x the smallest epsilon with delta = 0, and that epsilon)",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        help="write a plot (.png, .pdf or .svg) or the table (.csv, header epsilon,delta)",
+    )
+    p.add_argument(
+        "--dpi",
+        type=_dpi,
+        default=None,
+        help=f"image resolution, {MIN_DPI}..{MAX_DPI} (default 120)",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="machine-readable output (strict JSON; null = infinite)",
+    )
+    p.set_defaults(func=_cmd_profile)

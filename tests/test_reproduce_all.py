@@ -1,0 +1,381 @@
+"""Tests of rainbowdp.reproduce.reproduce_all, its registry of printed values and
+``rainbowdp reproduce all``."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+import sys
+import types
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+from rainbowdp import reproduce as r
+from rainbowdp.cli import REPRODUCIBLE_NAMES, _reproducible, main
+from rainbowdp.exceptions import ParameterError, ParameterTypeError
+from rainbowdp.reproduce import _all
+from rainbowdp.reproduce._printed import KINDS, PAPERS, PRINTED, Printed
+
+matplotlib.use("Agg")
+
+ERRATA = Path(__file__).resolve().parents[1] / "docs" / "errata.md"
+#: Cheap targets: a figure with two errata, a worked example, the quantised-lookup example.
+CHEAP = ("fig3", "gu-example1", "abs-example3")
+
+
+def md_escaped(text: str) -> str:
+    """What the Markdown index makes of a cell's text (CommonMark backslash escapes)."""
+    return "".join("\\" + c if c in "\\`*_[]<>|" else c for c in " ".join(text.split()))
+
+
+@pytest.fixture(scope="module")
+def cheap_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("repro") / "new" / "dir"  # created, parents too
+    return r.reproduce_all(out, names=list(CHEAP), progress=False, dpi=20)
+
+
+# ---------------------------------------------------------------------------------- registry
+def test_every_cli_name_is_a_target_and_the_cli_uses_the_registry():
+    assert set(REPRODUCIBLE_NAMES) <= set(r.TARGETS)
+    reg = _reproducible()
+    assert list(reg) == list(REPRODUCIBLE_NAMES)
+    for name, (description, make) in reg.items():
+        assert description == r.TARGETS[name].description
+        assert make is r.TARGETS[name].make
+    # the targets beyond the figures are the worked examples
+    extra = set(r.TARGETS) - set(REPRODUCIBLE_NAMES)
+    assert extra == {"gu-example1", "count-example1", "abs-example2", "abs-example3"}
+
+
+def test_every_printed_value_is_cited_parsed_and_paired_with_an_extractor():
+    errata = set(re.findall(r"^### (\d+)\.", ERRATA.read_text(encoding="utf-8"), re.M))
+    assert set(PRINTED) <= set(r.TARGETS)
+    n = 0
+    for name, target in r.TARGETS.items():
+        assert target.paper in PAPERS
+        assert [c.key for c in target.checks] == list(PRINTED.get(name, {}))
+        assert target.checks or target.note, name  # no number printed: the index says why
+        for c in target.checks:
+            p = c.printed
+            n += 1
+            assert p.kind in KINDS and p.label and p.text and callable(c.extract)
+            assert p.citation.split(",")[0] in {
+                "Gu et al.",
+                "Kadam et al.",
+                "Sadeghi et al.",
+                "Sadeghi & Chien",
+            }, p.citation
+            if p.erratum is not None:  # every erratum cited exists in docs/errata.md
+                assert str(p.erratum) in errata, (name, p.erratum)
+            if p.kind == "digits":
+                assert p.tolerance is not None and p.tolerance >= 0
+    assert n == sum(len(v) for v in PRINTED.values()) > 150
+
+
+# ---------------------------------------------------------------------------- printed values
+@pytest.mark.parametrize(
+    ("text", "tolerance", "inside", "outside"),
+    [
+        ("0.0049", 5e-5, 0.004949, 0.00496),
+        ("9.91e-5", 5e-8, 9.914e-5, 9.916e-5),
+        ("49.00", 5e-3, 49.0049, 49.006),
+        ("-0.04", 5e-3, -0.0390625, -0.0349),
+        ("282", 0.5, 281.6, 281.1),
+        ("0.056895481243871", 5e-16, 0.0568954812438714, 0.0568954812438720),
+    ],
+)
+def test_the_tolerance_is_half_a_unit_of_the_last_printed_digit(text, tolerance, inside, outside):
+    p = Printed("x", text, "Gu et al., nowhere")
+    assert p.tolerance == pytest.approx(tolerance, rel=1e-12)
+    assert p.value == Decimal(text)
+    assert p.agrees(inside) and not p.agrees(outside)
+    assert not p.agrees(math.nan) and not p.agrees(math.inf)
+
+
+def test_fractions_tuples_exact_values_and_bounds():
+    quarter = Printed("x", "1/4", "c")
+    assert quarter.value == Fraction(1, 4) and quarter.tolerance == 0.0
+    assert quarter.agrees(0.25) and not quarter.agrees(0.25 + 1e-12)
+    row = Printed("row", "(0.7, 0.05, 0.25)", "c")
+    assert row.tolerance == 0.05
+    assert row.agrees((0.72, 0.046, 0.25)) and not row.agrees((0.72, 0.056, 0.25))
+    assert not row.agrees((0.7, 0.05))
+    assert row.show((0.7, 0.05, 0.25)) == "(0.7, 0.05, 0.25)"
+    power = Printed("c^Q(25)", "2^32", "c", "exact")
+    assert power.value == 2**32 and power.agrees(4294967296) and not power.agrees(2**32 - 1)
+    pairs = Printed("peaks", "{(1, 2), (3, 5)}", "c", "exact")
+    assert pairs.agrees({(3, 5), (1, 2)}) and not pairs.agrees({(1, 2)})
+    steps = Printed("steps", "(1, 3, 3, 2)", "c", "exact")
+    assert steps.agrees((1, 3, 3, 2)) and not steps.agrees((1, 3, 2, 3))
+    bound = Printed("bound", "5e-7", "c", "at_most")
+    assert bound.tolerance is None and bound.agrees(2.76e-7) and not bound.agrees(5.1e-7)
+    slack = Printed("eps", "0.498039387067656", "c", rel_slack=1e-12)
+    assert slack.agrees(0.498039387067656 * (1 + 9e-13))
+    assert not Printed("eps", "0.498039387067656", "c").agrees(0.498039387067656 * (1 + 9e-13))
+    with pytest.raises(TypeError, match="claim"):
+        Printed("s", "it holds", "c", "claim").agrees(True)
+    with pytest.raises(ValueError, match="`kind`"):
+        Printed("s", "1", "c", "approx")  # type: ignore[arg-type]
+    with pytest.raises(ArithmeticError):
+        Printed("s", "1.2.3", "c")  # a typo in a printed number fails at once
+
+
+# ------------------------------------------------------------------------------ the runner
+def test_cheap_targets_write_files_and_an_index_with_every_check(cheap_run):
+    s = cheap_run
+    assert [t.name for t in s.targets] == list(CHEAP) and s.ok
+    assert s.directory.is_dir() and s.index_markdown.exists() and s.index_html.exists()
+    fig3, example, ex3 = s.targets
+    assert fig3.image == "fig3.png" and fig3.data is None
+    assert (s.directory / "fig3.png").read_bytes()[:4] == b"\x89PNG"
+    for t in (example, ex3):  # tables: data, no image
+        assert t.image is None and t.data == f"{t.name}.json"
+        json.loads((s.directory / t.data).read_text(encoding="utf-8"))
+    md = s.index_markdown.read_text(encoding="utf-8")
+    page = s.index_html.read_text(encoding="utf-8")
+    for t in s.targets:
+        assert len(t.checks) == len(r.TARGETS[t.name].checks) > 0
+        assert t.seconds > 0 and t.error is None
+        for c in t.checks:
+            assert c.status in ("yes", "erratum 3")
+            for text in (c.label, c.printed, c.shown, c.citation):
+                assert md_escaped(text) in md, text
+                assert html.escape(text) in page, text
+    # one table per paper, one row per check
+    sections = {part.split("\n")[0]: part for part in md.split("\n## ")[1:]}
+    assert list(sections) == [PAPERS["gu"], PAPERS["abs"], "Time per target"]
+
+    def rows(section: str) -> int:
+        return sum(1 for line in section.splitlines() if line.startswith("| ")) - 2  # header
+
+    assert rows(sections[PAPERS["gu"]]) == len(fig3.checks) + len(example.checks)
+    assert rows(sections[PAPERS["abs"]]) == len(ex3.checks)
+    assert "fig3.png" in md and "[gu-example1.json](gu-example1.json)" in md
+    assert "<script" not in page and "http" not in page  # self-contained
+
+
+def test_recomputed_values_come_from_the_library(cheap_run):
+    fig3 = {c.label: c for c in cheap_run.targets[0].checks}
+    f = r.figure_3()
+    for k, tau in enumerate(f.tau):
+        c = fig3[f"τ_{k + 1}"]
+        assert c.recomputed == tau and c.printed == str(tau) and c.status == "yes"
+    # Gu et al., Section 5.3: "0.5822 is 1 minus all the other values" -- it is 0.5823
+    m5 = fig3["m_5 = 1 minus the other printed entries"]
+    assert m5.printed == "0.5822" and m5.status == "erratum 3"
+    assert m5.recomputed == pytest.approx(1 - sum(r.GU_BOUNDARY[:4]), abs=1e-15)
+    ex3 = {c.label: c for c in cheap_run.targets[2].checks}
+    assert ex3["c^Q(24)"].recomputed == 4294541537 and ex3["c^Q(24)"].kind == "exact"
+    assert ex3["B^Q (4.6)"].recomputed == -25 / 2**32
+    eps = ex3["ε^Q (4.8)-(4.10)"]
+    assert eps.status == "yes" and eps.recomputed >= 0.498039387067656  # rounded up
+    example = {c.label: c for c in cheap_run.targets[1].checks}
+    assert example["M_3 is not ε-DP"].status == "yes"
+    assert "d2 ~ d3" in example["M_3 is not ε-DP"].shown
+    counts = cheap_run.counts
+    assert counts["checks"] == sum(len(t.checks) for t in cheap_run.targets)
+    assert counts["erratum"] == 2 and counts["disagree"] == 0 and counts["agree"] > 20
+
+
+def test_disagreements_errata_and_failures_are_reported(tmp_path, monkeypatch):
+    def boom():
+        raise RuntimeError("no figure today")
+
+    one = r.TableResult("t", {"x": 2.0})
+    fake = {
+        "bad": r.Target(
+            "bad",
+            "disagrees",
+            "gu",
+            lambda: one,
+            (r.Check("x", Printed("x", "1.0", "Gu et al., here"), lambda t: t.values["x"]),),
+        ),
+        "wrong-erratum": r.Target(
+            "wrong-erratum",
+            "agrees with an erratum",
+            "gu",
+            lambda: one,
+            (r.Check("x", Printed("x", "2.0", "Gu et al., here", erratum=3), lambda t: 2.0),),
+        ),
+        "erratum": r.Target(
+            "erratum",
+            "a documented erratum",
+            "kadam",
+            lambda: one,
+            (
+                r.Check("x", Printed("x", "1.0", "Kadam et al., here", erratum=15), lambda t: 2.0),
+                r.Check("y", Printed("y", "the data", "Kadam et al.", "info"), lambda t: "other"),
+                r.Check("z", Printed("z", "1", "Kadam et al.", "exact"), lambda t: t.values["z"]),
+            ),
+        ),
+        "fails": r.Target(
+            "fails",
+            "raises",
+            "abs",
+            boom,
+            (r.Check("x", Printed("x", "1", "Sadeghi & Chien"), lambda t: 1.0),),
+        ),
+    }
+    monkeypatch.setattr(_all, "TARGETS", fake)
+    s = r.reproduce_all(tmp_path, progress=False)
+    status = {t.name: [c.status for c in t.checks] for t in s.targets}
+    assert status == {
+        "bad": ["no"],
+        "wrong-erratum": ["no"],
+        "erratum": ["erratum 15", "n/a", "error"],
+        "fails": ["error"],
+    }
+    assert "KeyError" in s.targets[2].checks[2].shown
+    assert s.targets[3].error == "RuntimeError: no figure today"
+    assert not s.ok and [t.ok for t in s.targets] == [False, False, False, False]
+    assert s.counts == {
+        "checks": 6,
+        "agree": 0,
+        "erratum": 1,
+        "disagree": 4,
+        "not_comparable": 1,
+        "failed_targets": 1,
+    }
+    md = s.index_markdown.read_text(encoding="utf-8")
+    assert "**FAILED**" in md and "no figure today" in md and "1 targets FAILED" in md
+    assert "although erratum 3 says" in md
+    # the command exits 1 on a disagreement (and writes the same index)
+    assert main(["reproduce", "all", "-o", str(tmp_path / "cli")]) == 1
+    # ... and 0 when the only mismatches are a documented erratum and an incomparable value
+    ok = r.Target("ok", "fine", "kadam", lambda: one, fake["erratum"].checks[:2])
+    monkeypatch.setattr(_all, "TARGETS", {"ok": ok})
+    assert main(["reproduce", "all", "-o", str(tmp_path / "cli3")]) == 0
+
+
+# ---------------------------------------------------------------------------------- progress
+def test_progress_lines_without_tqdm_and_silence_when_not_a_terminal(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm -> ImportError
+    r.reproduce_all(tmp_path, names=["gu-example1", "count-example1"], progress=True)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[0].startswith("[1/2] gu-example1") and "6/6 agree" in err[0]
+    r.reproduce_all(tmp_path, names="gu-example1")  # default: not a terminal here, no output
+    r.reproduce_all(tmp_path, names="gu-example1", progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_uses_tqdm_when_installed(tmp_path, monkeypatch):
+    calls = []
+
+    class FakeBar:
+        def __init__(self, **kwargs):
+            calls.append(("init", kwargs["total"]))
+
+        def set_postfix_str(self, text):
+            calls.append(("at", text))
+
+        def update(self, n):
+            calls.append(("update", n))
+
+        def close(self):
+            calls.append(("close",))
+
+    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=FakeBar))
+    r.reproduce_all(tmp_path, names=["gu-example1", "count-example1"], progress=True)
+    assert calls == [
+        ("init", 2),
+        ("at", "gu-example1"),
+        ("update", 1),
+        ("at", "count-example1"),
+        ("update", 1),
+        ("close",),
+    ]
+
+
+# -------------------------------------------------------------------------------- validation
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"names": []}, ParameterError, r"`names` must name at least one target"),
+        ({"names": ["fig3", "nope"]}, ParameterError, r"unknown targets \['nope'\].*fig3, fig4"),
+        ({"names": 3}, ParameterTypeError, r"`names` must be a sequence.*names=3"),
+        ({"dpi": 5}, ParameterError, r"`dpi` must be >= 10.*dpi=5"),
+        ({"dpi": 2.5}, ParameterTypeError, r"`dpi` must be an integer"),
+        ({"progress": "yes"}, ParameterTypeError, r"`progress` must be True, False or None"),
+    ],
+)
+def test_arguments_are_checked_before_any_work(tmp_path, kwargs, error, match):
+    out = tmp_path / "never"
+    with pytest.raises(error, match=match):
+        r.reproduce_all(out, **kwargs)
+    assert not out.exists()
+
+
+def test_directory_must_be_a_directory(tmp_path):
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    with pytest.raises(ParameterError, match=r"`directory` must be a directory.*file\.txt"):
+        r.reproduce_all(f, names=["gu-example1"])
+    with pytest.raises(ParameterTypeError, match=r"`directory` must be a path"):
+        r.reproduce_all(3, names=["gu-example1"])  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match=r"non-empty"):
+        r.reproduce_all("", names=["gu-example1"])
+
+
+# ------------------------------------------------------------------------------------- CLI
+@pytest.mark.parametrize(
+    ("argv", "match"),
+    [
+        (["reproduce", "all"], r"`-o/--output` is required with `reproduce all`"),
+        (["reproduce", "all", "-o", "{file}"], r"`-o/--output` must be a directory.*an existing"),
+        (["reproduce", "all", "-o", "{dir}", "--only", "fig3,nope"], r"unknown targets nope"),
+        (["reproduce", "all", "-o", "{dir}", "--only", " , "], r"at least one target"),
+        (["reproduce", "fig3", "--only", "fig3"], r"`--only` applies to `reproduce all` only"),
+        (["reproduce", "all", "-o", "{dir}", "--dpi", "5"], r"--dpi"),
+    ],
+)
+def test_cli_errors_are_one_line_with_exit_2(tmp_path, capsys, argv, match):
+    f = tmp_path / "file.png"
+    f.write_text("x")
+    argv = [a.format(file=f, dir=tmp_path / "d") for a in argv]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and re.search(match, err), err
+    assert not (tmp_path / "d").exists()
+
+
+def test_cli_runs_the_chosen_targets(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["reproduce", "all", "-o", str(out), "--only", "gu-example1,abs-example3"]) == 0
+    text = capsys.readouterr().out
+    assert "gu-example1" in text and "abs-example3" in text and f"wrote {out / 'index.md'}" in text
+    assert sorted(p.name for p in out.iterdir()) == [
+        "abs-example3.json",
+        "gu-example1.json",
+        "index.html",
+        "index.md",
+    ]
+    argv = ["reproduce", "all", "-o", str(out), "--only", "fig4", "--dpi", "20", "--json"]
+    assert main(argv) == 0
+
+    def strict(name):
+        raise ValueError(name)
+
+    data = json.loads(capsys.readouterr().out, parse_constant=strict)
+    assert data["ok"] is True and [t["name"] for t in data["targets"]] == ["fig4"]
+    assert [c["recomputed"] for c in data["targets"][0]["checks"]] == [25, 20, 7, 1, 0]
+    assert data["counts"]["agree"] == 5 and (out / "fig4.png").exists()
+
+
+# ------------------------------------------------------------------------------- full run
+@pytest.mark.slow  # the full run takes about a minute: pytest -m slow
+def test_full_run(tmp_path):
+    s = r.reproduce_all(tmp_path, progress=False)
+    assert s.ok, [(t.name, c.label, c.status) for t in s.targets for c in t.checks if not c.ok]
+    assert [t.name for t in s.targets] == list(r.TARGETS)
+    for t in s.targets:
+        assert t.error is None
+        if t.image:
+            assert (tmp_path / t.image).stat().st_size > 0
+    assert s.counts["checks"] == sum(len(v) for v in PRINTED.values())
+    assert s.seconds < 600
