@@ -68,8 +68,14 @@ __all__ = [
 #: Names accepted by the ``solver`` argument of the design functions.
 SOLVER_NAMES = ("highs", "cbc")
 
-#: Tolerances passed to HiGHS (tighter than its defaults of 1e-7 / 1e-6 / 1e-4 / 1e-6).
+#: Options passed to HiGHS: tolerances tighter than its defaults of 1e-7 / 1e-6 / 1e-4 / 1e-6,
+#: and one thread. HiGHS's MIP and simplex solvers are essentially serial, but its task scheduler
+#: starts one spinning worker per core (used for MIP symmetry detection); on a loaded machine
+#: those workers made a run of 200 small MILPs take 10 minutes instead of 10 seconds, and
+#: ``threads=1`` is the setting HiGHS's maintainers give for hangs of highspy (HiGHS issues 1670,
+#: 1425). A user who wants the workers back passes a ``pulp.HiGHS`` object as ``solver``.
 HIGHS_OPTIONS = {
+    "threads": 1,
     "primal_feasibility_tolerance": 1e-9,
     "mip_feasibility_tolerance": 1e-9,
     "mip_rel_gap": 1e-9,
