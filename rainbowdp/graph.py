@@ -780,7 +780,7 @@ class RainbowGraph:
 
     @property
     def n_outputs(self) -> int:
-        """Number of outputs q = |V|."""
+        """Number of outputs :math:`q = |V|`."""
         return len(self._outputs)
 
     @property

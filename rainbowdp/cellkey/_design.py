@@ -47,7 +47,7 @@ class PtableDesign:
     method : str
     epsilon, target_delta : float
     D : int
-        Largest |noise|.
+        Largest absolute noise value.
     gamma : float or None
         γ of the max-entropy law (None for ``method="optimal"``).
     variance : float

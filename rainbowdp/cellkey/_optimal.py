@@ -102,7 +102,7 @@ def optimal_noise(epsilon: float, *, D: int, variance: float, solver: Any = None
     epsilon : float
         ε >= 0.
     D : int
-        Largest |noise|, 1 <= D <= 2000.
+        Largest absolute noise value, 1 <= D <= 2000.
     variance : float
         The cap V > 0 on :math:`E[Z^2]`.
     solver : optional

@@ -51,7 +51,7 @@ Formulation ``"kadam13"`` generalises the MILP (13) as printed: one indicator ve
 :math:`\beta_a` and one budget per node, shared by all its out-pairs (each mass of :math:`P_a`
 either satisfies the ratio constraint towards *every* neighbour or is counted as leaking). It is
 feasible-set-wise stricter than Definition 2, so still (ε, δ)-PDP; see ``docs/design.md`` and
-ERRATA item 4.
+item 7 of ``docs/errata.md``.
 
 For δ = 0 both formulations equal (ε, 0)-DP (a mass may leak only if it is zero), and the
 problem is solved as the LP of :func:`rainbowdp.design.lp`.

@@ -177,7 +177,7 @@ class NoiseLaw(ABC):
     def exponents(self, k: np.ndarray) -> tuple[np.ndarray, float] | None:
         r"""Optional exact form of a symmetric unimodal log-PMF: ``(e, scale)`` with
         :math:`\log f(k) = \text{scale}\cdot e(k) + \text{const}`, scale < 0, e(k) exact in
-        float64 and non-decreasing in |k|.
+        float64 and non-decreasing in :math:`|k|`.
 
         Then a difference of log-probabilities is one exact subtraction and one rounded product,
         whatever the size of k, which keeps the truncated rows of far-away answers accurate;

@@ -822,7 +822,7 @@ class Staircase(AdditiveFamily):
     Notes
     -----
     **Proof that the discrete staircase is ε-DP under answer shifts of at most Δ.** The ratio
-    of the laws at answers a and a + s, |s| <= Δ, at output y is
+    of the laws at answers a and a + s, :math:`|s| \le \Delta`, at output y is
     :math:`f(y - a) / f(y - a - s) = e^{\epsilon (g(|y - a - s|) - g(|y - a|))}`, so it suffices
     that :math:`|g(m) - g(n)| \le 1` whenever :math:`m, n \ge 0` and :math:`|m - n| \le \Delta`.
     (i) g is non-decreasing: inside a block the indicator :math:`[t \ge r]` switches from 0 to 1

@@ -734,8 +734,8 @@ def sd_pmf(n: int, *, epsilon: float, delta: float = 0.0, mu: int) -> np.ndarray
     Paper reading (eq. (7), shift +μ̂). With :math:`N = (n+1)/\gcd(n+1, \hat\mu)` the values
     :math:`h\hat\mu \bmod (n+1)`, h = 0..N − 1, carry the sorted masses
     :math:`f_{(0)} \ge \dots \ge f_{(N-1)}` and every other value has mass 0 (Lemma 3,
-    Case 2). On that cycle of N values (Remark 3 with n replaced by N − 1; ERRATA: the paper
-    says N):
+    Case 2). On that cycle of N values (Remark 3 with n replaced by N − 1; erratum 9 in
+    ``docs/errata.md``: the paper says N):
 
     * δ = 0 (Lemma 3): :math:`f_{(k)} = e^{-k\epsilon} f_{(0)}`,
       :math:`f_{(0)} = (1 - e^{-\epsilon})/(1 - e^{-N\epsilon})` ((17), (18));
@@ -840,7 +840,7 @@ def bd_pmf(n: int, *, epsilon: float, delta: float = 0.0, mu_bar: int) -> np.nda
     e^{-(b+1)\epsilon})^{-1}` ((29)): a staircase with steps of length μ̄ and a last step of r.
 
     δ > 0 (Theorem 3's hypothesis b + r < μ̄): the optimum is a staircase whose steps
-    :math:`i \in S \subseteq \{2..b\}` are shortened to μ̄ − 1, the last step taking the |S|
+    :math:`i \in S \subseteq \{2..b\}` are shortened to μ̄ − 1, the last step taking the :math:`|S|`
     masses; each shortened step makes the last mass of step i − 1 leak, so the layout S has
 
     .. math::

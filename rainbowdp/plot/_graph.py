@@ -95,10 +95,10 @@ def draw_rainbow_graph(
         Axes to draw on (default: a new Figure, sized to the layout, legend on the right).
     pos : mapping node -> (x, y) or array_like, shape (N, 2), optional
         Node positions (an array in node order); default from ``layout``.
-    layout : {"auto", "line", "pivot_mds", "spring", "kamada_kawai", "circular", "spectral", \
-"shell"}, default "auto"
-        Layout used when ``pos`` is not given. "auto": a path on a line, a cycle on a circle,
-        up to 100 nodes Kamada-Kawai (spring when disconnected), else "pivot_mds". "line":
+    layout : str, default "auto"
+        Layout used when ``pos`` is not given: one of "auto", "line", "pivot_mds", "spring",
+        "kamada_kawai", "circular", "spectral", "shell". "auto": a path on a line, a cycle on a
+        circle, up to 100 nodes Kamada-Kawai (spring when disconnected), else "pivot_mds". "line":
         along the path (other graphs: in node order), in serpentine rows when longer than 40
         nodes. "pivot_mds": fast, for any size. The others are networkx's layouts (refused
         above 5000 nodes).

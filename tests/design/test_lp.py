@@ -139,7 +139,7 @@ def test_highs_and_cbc_agree(dlt):
 # ------------------------------------------------------------------ line: Gu et al., Theorem 4
 def corrected_line(boundary: np.ndarray, n: int, eps: float, dlt: float) -> np.ndarray:
     """Prefix sums of T^t(m), t = 0..n, with s'_k = min{1, e^ε s_k + δ, 1 - e^{-ε}(1 - s_k - δ)}
-    (ERRATA item 1: the corrected operator of Gu et al., eq. (4.3))."""
+    (errata item 1: the corrected operator of Gu et al., eq. (4.3))."""
     x = math.exp(eps)
     s = np.cumsum(boundary)
     s[-1] = 1.0
@@ -158,7 +158,7 @@ def prefix_utility(q: int, w: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("eps,dlt", [(math.log(2), 0.0), (0.3, 0.02), (1.0, 0.1)])
 def test_line_with_fixed_boundary_is_the_operator_iterate(eps, dlt):
-    # Gu et al., Theorem 4 (with ERRATA item 1): on the (c, n)-line with node 0 fixed, the
+    # Gu et al., Theorem 4 (with errata item 1): on the (c, n)-line with node 0 fixed, the
     # dominant mechanism has prefix sums T^t(s), so any positive combination of prefix sums is
     # maximised by it and the LP optimum equals its utility.
     q, n = 3, 6

@@ -107,8 +107,8 @@ def test_fig1_numbers():
 
 
 def test_errata_9_theorem3_fails_for_small_eta():
-    # ERRATA 9 (Proposition 4 omits eta_bar alpha_1 / 2 <= e^eps eta + delta): D = 2, eps = 0.25,
-    # eta = 0.1: the printed delta~ = 0.1370, the LP optimum 0.1608
+    # errata item 16 (Proposition 4 omits eta_bar alpha_1 / 2 <= e^eps eta + delta): D = 2,
+    # eps = 0.25, eta = 0.1: the printed delta~ = 0.1370, the LP optimum 0.1608
     opt = c.optimum(2, epsilon=0.25, eta=0.1)
     assert round(opt.printed_delta, 4) == 0.1370
     assert opt.case == "restored" and round(opt.delta, 4) == 0.1608
@@ -232,7 +232,7 @@ def test_section4_claims():
     assert c.remark2_bound(8, epsilon=2.2, eta=0.8) <= 5e-7
     # "(2D+1) delta* is no greater than 0.001 for D = 8 and eps > 1.1" (eta = 0.5, Fig. 2)
     assert all(c.remark2_bound(8, epsilon=e, eta=0.5) <= 1e-3 for e in np.linspace(1.1, 3, 20))
-    # 0.9945 = eta + eta_bar (alpha_1 + alpha_2 + alpha_3) at eps = 1.5: D = 8 (ERRATA 10)
+    # 0.9945 = eta + eta_bar (alpha_1 + alpha_2 + alpha_3) at eps = 1.5: D = 8 (errata item 19)
     a8 = c.alpha_star(8, epsilon=1.5, eta=0.5)
     a6 = c.alpha_star(6, epsilon=1.5, eta=0.5)
     assert round(0.5 + 0.5 * a8[:3].sum(), 4) == 0.9945
@@ -287,7 +287,7 @@ def test_validation():
 
 
 def test_the_restored_case_on_a_small_eta_grid():
-    # ERRATA 9's region: where the printed Theorem 3 is below the LP optimum, the restored
+    # errata item 16's region: where the printed Theorem 3 is below the LP optimum, the restored
     # closed form equals it
     restored = 0
     for D in range(1, 9):

@@ -41,7 +41,7 @@ def test_table1_under_the_printed_milp(delta):
 
 @pytest.mark.parametrize(("delta", "f0"), [(0.1212, 0.5498), (0.1522, 0.5583)])
 def test_definition_2_beats_the_printed_milp(delta, f0):
-    # ERRATA item 4: one indicator vector per mu (Definition 2) is strictly better
+    # errata item 7: one indicator vector per mu (Definition 2) is strictly better
     r = modulo.optimal_pmf(
         8, epsilon=1.5, delta=delta, shifts=[1, 2, 3], reading="paper", formulation="definition"
     )
@@ -373,7 +373,7 @@ def _staircase(lengths: list[int], eps: float) -> np.ndarray:
     # (30), at a hair below eps so that the ratios e^eps are not float ties (counted as leaks)
     eps = rdp.noise.build_epsilon(eps)
     f = np.repeat(np.exp(-eps * np.arange(len(lengths))), lengths)
-    return f / f.sum()  # (34) by normalising the lengths (ERRATA item 5)
+    return f / f.sum()  # (34) by normalising the lengths (errata item 12)
 
 
 def test_theorem3_as_printed_misses_layouts_and_leaks():
@@ -424,7 +424,8 @@ def test_theorem3_regions():
 
 def test_asymptotics_44_to_54():
     # (44)/(47): Lemma 3 and Lemma 4 error rates tend to mu_bar e^-eps / (mu_bar e^-eps + 1 -
-    # e^-eps); at eps = 0.5 < ln 2 the limit is 0.6065 > 0.5, the cap printed in (44) (ERRATA 6)
+    # e^-eps); at eps = 0.5 < ln 2 the limit is 0.6065 > 0.5, the cap printed in (44)
+    # (errata item 13)
     for eps, mu_bar in [(0.5, 1), (1.0, 1), (0.5, 3), (2.0, 3)]:
         lim = modulo.asymptotic_error_rate(eps, mu_bar=mu_bar)
         if mu_bar == 1:
@@ -510,7 +511,7 @@ def test_corollary_errors():
 
 
 def test_theorem3_eq_35_36_wrong_when_j_equals_h():
-    # ERRATA item 5: phi_0 by (34)-(36) equals the normalised lengths (31) only for j != h
+    # errata item 12: phi_0 by (34)-(36) equals the normalised lengths (31) only for j != h
     b, r, mu_bar, eps = 4, 1, 7, 1.0
 
     def e(i):

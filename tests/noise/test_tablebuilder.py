@@ -278,7 +278,7 @@ def test_proposition3_delta_is_2_27_on_the_gamma_range(D, eps, t):
 @given(D=st.integers(1, 60), eps=st.floats(0.01, 3.0))
 @SETTINGS
 def test_errata13_the_right_end_of_2_20_is_an_exact_tie(D, eps):
-    # ERRATA 13 (Remark 1): at gamma = eps/(2D-1), z* = -D + 1 and the second case of (2.19)
+    # errata item 24 (Remark 1): at gamma = eps/(2D-1), z* = -D + 1 and the second case of (2.19)
     # applies, but its extra term p(-D+1) - e^eps p(-D) is exactly 0: delta is still (2.27).
     # Just above, the extra term is positive: delta is strictly larger than (2.27).
     hi = eps / (2 * D - 1)
@@ -326,7 +326,7 @@ def test_example1_design_guide():
     for z, value in printed.items():
         assert round(float(p[25 + z]), 15) == value, z
         assert p[25 - z] == p[25 + z]
-    # ERRATA 11: the value printed for p(+-12) is p(+-11)
+    # errata item 22: the value printed for p(+-12) is p(+-11)
     assert round(float(p[25 + 11]), 15) == 0.016632589297126
     assert round(float(p[25 + 12]), 15) != 0.016632589297126
     # the design's family and its exact delta on the count path
