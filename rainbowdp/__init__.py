@@ -8,6 +8,7 @@ mechanisms in closed form or by linear / mixed-integer programming.
 
 from . import builders, exceptions, noise, plot
 from ._certify import Certificate, Verdict, certify, exp_bounds
+from ._format import format_down, format_up
 from .compare import Comparison, compare
 from .exceptions import (
     GraphFileError,
@@ -98,6 +99,8 @@ __all__ = [
     "exceptions",
     "exp_bounds",
     "expected_utility",
+    "format_down",
+    "format_up",
     "hockey_stick",
     "homogeneous_boundary",
     "is_order_reasonable",
