@@ -29,7 +29,8 @@ for ax, (name, (d2, d3)) in zip(axes, rows.items(), strict=True):
     M = rdp.Mechanism(G, [d1, d2, d3, d4, d5])
     report = rdp.verify(M, epsilon=eps)
     rdp.plot.draw_rainbow_graph(G, M, ax=ax, pos=positions)
-    verdict = "private" if report.is_private else f"needs δ = {report.delta_required:.2f}"
+    need = rdp.format_up(report.delta_required, 2)  # shown rounded up
+    verdict = "private" if report.is_private else f"needs δ = {need}"
     ax.set_title(f"{name}: {verdict}")
     print(name, report)
 

@@ -31,4 +31,4 @@ fig, ax = plt.subplots(figsize=(8.0, 4.0), layout="constrained")
 rdp.plot.plot_privacy_profile(mechanisms, epsilons, target=(1.0, 1e-3), ax=ax)
 ax.set_title("privacy profiles on counts 0..10")
 for name, M in mechanisms.items():
-    print(f"{name}: proved epsilon at delta = 0: {rdp.epsilon_for_delta(M, 0.0):.6f}")
+    print(f"{name}: proved epsilon at delta = 0: {rdp.format_up(rdp.epsilon_for_delta(M, 0.0))}")

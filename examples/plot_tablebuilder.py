@@ -11,6 +11,7 @@ of the paper, D = 11).
 import matplotlib.pyplot as plt
 import numpy as np
 
+import rainbowdp as rdp
 from rainbowdp import plot
 from rainbowdp.noise import tablebuilder as tb
 
@@ -21,7 +22,8 @@ for V in (4.0, 10.0):
     gamma = tb.gamma_for_variance(V, D)
     pmfs[f"V = {V:g} (γ = {gamma:.4f})"] = tb.pmf(gamma, D)
     deltas[f"V = {V:g}"] = tb.delta(epsilons, gamma, D)
-    print(f"V = {V:g}: gamma = {gamma:.6f}, plateau delta = {tb.plateau_delta(gamma, D):.3e}")
+    plateau = rdp.format_up(tb.plateau_delta(gamma, D), 4)  # shown rounded up
+    print(f"V = {V:g}: gamma = {gamma:.6f}, plateau delta = {plateau}")
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), layout="constrained")
 z = np.arange(-D, D + 1)

@@ -39,6 +39,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._exact import EXACT_WORK, enclose_exp, unproven
+from ._format import format_up
 from ._repair import proves_dp, repair
 from ._validation import check_delta, check_epsilon, check_int, check_probability_vector, real_array
 from .boundary import (
@@ -760,5 +761,5 @@ def _check_validity(
         f"the boundary condition is not valid (Theorem 2): the edge ({u!r}, {v!r}) joins "
         f"rainbows {rb[a]!r} and {rb[b]!r}, whose distributions {rows[a].tolist()} and "
         f"{rows[b].tolist()} (in outputs order) are not ({eps:g}, {dlt:g})-close; they need "
-        f"delta >= {need:.6g} at this epsilon.{other}"
+        f"delta >= {format_up(need)} at this epsilon (rounded up).{other}"
     )

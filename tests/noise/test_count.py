@@ -106,7 +106,7 @@ def test_fig1_numbers():
     assert round(float(opt.alpha[0] / opt.alpha[1]), 4) == 9.3617
 
 
-def test_errata_9_theorem3_fails_for_small_eta():
+def test_errata_16_theorem3_fails_for_small_eta():
     # errata item 16 (Proposition 4 omits eta_bar alpha_1 / 2 <= e^eps eta + delta): D = 2,
     # eps = 0.25, eta = 0.1: the printed delta~ = 0.1370, the LP optimum 0.1608
     opt = c.optimum(2, epsilon=0.25, eta=0.1)

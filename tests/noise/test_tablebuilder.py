@@ -277,7 +277,7 @@ def test_proposition3_delta_is_2_27_on_the_gamma_range(D, eps, t):
 
 @given(D=st.integers(1, 60), eps=st.floats(0.01, 3.0))
 @SETTINGS
-def test_errata13_the_right_end_of_2_20_is_an_exact_tie(D, eps):
+def test_errata24_the_right_end_of_2_20_is_an_exact_tie(D, eps):
     # errata item 24 (Remark 1): at gamma = eps/(2D-1), z* = -D + 1 and the second case of (2.19)
     # applies, but its extra term p(-D+1) - e^eps p(-D) is exactly 0: delta is still (2.27).
     # Just above, the extra term is positive: delta is strictly larger than (2.27).
