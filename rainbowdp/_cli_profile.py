@@ -86,9 +86,10 @@ def _epsilons(text: str) -> np.ndarray:
 
 
 def _cmd_profile(args: argparse.Namespace) -> int:
+    from ._format import format_up
     from .cli import EXIT_OK, IMAGE_SUFFIXES, _check_output, _emit, _save_figure
     from .io import _write_atomic, load
-    from .plot._privacy import _default_grid, _format_up, _zero_from
+    from .plot._profile import default_grid, zero_delta_epsilons
     from .privacy import privacy_profile
 
     output = (
@@ -107,8 +108,8 @@ def _cmd_profile(args: argparse.Namespace) -> int:
     G, M = load(args.graph)
     if M is None:
         raise GraphFileError(f"{args.graph!r} has no 'mechanism' node attribute to profile.")
-    zero_from = _zero_from([M])[0]
-    eps = _default_grid([zero_from], TABLE_POINTS) if args.epsilons is None else args.epsilons
+    zero_from = zero_delta_epsilons([M])[0]
+    eps = default_grid([zero_from], TABLE_POINTS) if args.epsilons is None else args.epsilons
     deltas = privacy_profile(M, eps)
     if output is not None:
         if is_csv:
@@ -137,12 +138,12 @@ def _cmd_profile(args: argparse.Namespace) -> int:
         f"privacy profile (epsilon and delta rounded up to {TABLE_DIGITS} significant digits):",
         f"{'epsilon':>{width}}  {'delta':>{width}}",
         *(
-            f"{_format_up(float(e), TABLE_DIGITS):>{width}}  "
-            f"{_format_up(float(d), TABLE_DIGITS):>{width}}"
+            f"{format_up(float(e), TABLE_DIGITS):>{width}}  "
+            f"{format_up(float(d), TABLE_DIGITS):>{width}}"
             for e, d in zip(eps, deltas, strict=True)
         ),
         (
-            f"delta = 0 for epsilon >= {_format_up(zero_from, TABLE_DIGITS)}"
+            f"delta = 0 for epsilon >= {format_up(zero_from, TABLE_DIGITS)}"
             if math.isfinite(zero_from)
             else "delta > 0 at every epsilon (no finite epsilon gives pure DP)"
         ),

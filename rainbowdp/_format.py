@@ -42,7 +42,16 @@ def _format(value: Any, digits: Any, rounding: str) -> str:
         return "0"
     d = Decimal(x)  # the exact binary value
     quantum = Decimal(1).scaleb(d.adjusted() - digits + 1)
-    return f"{float(d.quantize(quantum, rounding=rounding)):.{digits}g}"
+    q = d.quantize(quantum, rounding=rounding)
+    short = float(q)
+    if not math.isfinite(short):  # rounded past the largest float, e.g. 1e308 up to 2e308
+        return format(q, "g")
+    text = f"{short:.{digits}g}"  # the short form, e.g. "0.5" and "1.2e-07"
+    # Up to 15 digits the short form is q itself; at 16-17 digits the float nearest to q may
+    # print as another number (even on the unsafe side of x), so q is written out instead.
+    if Decimal(text) != q:
+        text = format(q, "g")
+    return text
 
 
 def format_up(value: Any, digits: int = 6) -> str:
@@ -78,6 +87,8 @@ def format_up(value: Any, digits: int = 6) -> str:
     ('0.5', '0', 'inf')
     >>> format_up(-0.123456789, 3)
     '-0.123'
+    >>> format_up(0.19393111397246515, 17)  # the float prints as ...515, below its exact value
+    '0.19393111397246516'
     """
     return _format(value, digits, ROUND_CEILING)
 

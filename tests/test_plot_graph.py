@@ -331,6 +331,69 @@ def test_hundred_thousand_nodes_draw_in_seconds():
 
 
 # ---------------------------------------------------------------------- errors
+def _arcs(fig):
+    return [p for p in fig.axes[0].patches if p.get_gid() == "arc"]
+
+
+def _directed_square():
+    """Four nodes; arcs 0 <-> 1, 2 <-> 3 both ways, 1 -> 2, 3 -> 0, 0 -> 2 one way."""
+    g = nx.DiGraph()
+    g.add_edges_from([(0, 1), (1, 0), (1, 2), (2, 3), (3, 2), (3, 0), (0, 2)])
+    for i in g.nodes:
+        g.nodes[i]["rainbow"] = ["a", "b"] if i < 2 else ["b", "a"]
+    return RainbowGraph(g, outputs=["a", "b"])
+
+
+def test_directed_graphs_draw_one_arrow_per_pair_of_nodes():
+    from matplotlib.path import Path
+
+    G = _directed_square()
+    assert G.directed and G.n_edges == 7
+    M = Mechanism(G, [[0.6, 0.4]] * 2 + [[0.4, 0.6]] * 2)
+    fig = draw_rainbow_graph(G, M)
+    arcs = _arcs(fig)
+    pairs = {frozenset(e) for e in G.edges.tolist()}
+    assert len(arcs) == len(pairs) == 5
+    styles = sorted(type(a.get_arrowstyle()).__name__ for a in arcs)
+    assert styles == ["CurveFilledAB"] * 2 + ["CurveFilledB"] * 3  # two pairs both ways
+    assert not [c for c in fig.axes[0].collections if c.get_gid() == "edges"]
+    assert "arrow d → d′: arc (one-way neighbours)" in _legend_texts(fig)
+    assert "double arrow: arcs both ways" in _legend_texts(fig)
+    assert fig.axes[0].get_title().startswith("rainbow graph: 4 nodes, 7 arcs")
+    # each arrow runs from rim to rim: it never enters a disk, and reaches both rims
+    fig.canvas.draw()
+    centres, radius = _disks(fig)
+    for arrow in arcs:
+        path = arrow.get_path()
+        pts = path.vertices[path.codes != Path.CLOSEPOLY]
+        dist = np.linalg.norm(pts[:, None, :] - centres[None, :, :], axis=2) / radius
+        assert dist.min() >= 1.0
+        assert np.sort(dist.min(axis=0))[1] <= 1.2  # two disks touched
+
+
+def test_add_only_records_graph_has_arrows_and_undirected_graphs_none():
+    from rainbowdp.builders import from_records
+
+    G = from_records([0, 1], size=2, query=sum, outputs=[0, 1, 2], relation="add_only")
+    arcs = _arcs(draw_rainbow_graph(G, labels=True))
+    assert len(arcs) == G.n_edges == 6  # one-way arcs only
+    assert all(type(a.get_arrowstyle()).__name__ == "CurveFilledB" for a in arcs)
+    U = from_records([0, 1], size=2, query=sum, outputs=[0, 1, 2])
+    fig = draw_rainbow_graph(U)
+    assert not _arcs(fig) and not fig.axes[0].patches
+    assert len(_collection(fig, "edges").get_segments()) == U.n_edges
+    assert not any("arc" in t for t in _legend_texts(fig))
+
+
+def test_directed_graphs_in_large_mode_are_lines_once_per_pair():
+    G = _directed_square()
+    fig = draw_rainbow_graph(G, mode="large")
+    assert not _arcs(fig)
+    (lines,) = [c for c in fig.axes[0].collections if type(c).__name__ == "LineCollection"]
+    assert len(lines.get_segments()) == 5
+    assert "directed: arcs drawn as lines" in _legend_texts(fig)
+
+
 def test_bad_arguments_name_the_parameter():
     G, _ = _example1()
     with pytest.raises(ParameterError, match=r"`mode` must be one of.*mode='huge'"):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import re
+from decimal import Decimal
 
 import matplotlib
 import numpy as np
@@ -25,12 +27,14 @@ from rainbowdp.plot import (
     plot_tradeoff,
     tradeoff_sweep,
 )
-from rainbowdp.plot._privacy import (
+from rainbowdp.plot._heatmap import _ordinal
+from rainbowdp.plot._noise import TAIL_MASS
+from rainbowdp.plot._profile import (
     DEFAULT_EPSILON_MAX,
     GRID_MARGIN,
-    TAIL_MASS,
-    _format_up,
-    _ordinal,
+    default_grid,
+    verdict_text,
+    zero_delta_epsilons,
 )
 
 matplotlib.use("Agg")
@@ -162,10 +166,60 @@ def test_profile_on_given_axes(count_mech):
     assert plot_privacy_profile(count_mech, [0, 1], ax=ax) is fig
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
-@given(st.floats(min_value=0.0, max_value=1e300, allow_nan=False), st.integers(1, 8))
-def test_format_up_never_understates(x, digits):
-    assert float(_format_up(x, digits)) >= x
+_VERDICT = re.compile(r"δ (?:= (\S+) )?([≤>]) (\S+), (private|NOT private)$")
+
+
+def _check_verdict(text: str, d: float, t: float) -> None:
+    """The verdict is right, its numbers are d rounded up and t exactly, and the printed
+    comparison holds between the printed numbers."""
+    shown_d, sign, shown_t, verdict = _VERDICT.search(text).groups()
+    assert (verdict == "private") is (d <= t) and (sign == "≤") is (d <= t)
+    assert float(shown_t) == t
+    if shown_d is None:  # only when no rounding up of d fits below the printed target
+        assert d <= t and Decimal(rdp.format_up(d, 15)) > Decimal(shown_t)
+        return
+    assert Decimal(shown_d) >= Decimal(d)  # rounded up, never down
+    if d <= t:
+        assert Decimal(shown_d) <= Decimal(shown_t)
+    else:
+        assert Decimal(shown_d) > Decimal(shown_t)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    st.floats(min_value=0.0, max_value=1.0),
+    st.floats(min_value=0.0, max_value=1.0),
+    st.integers(-3, 3),
+)
+def test_verdict_never_contradicts_its_numbers(d, t, ulps):
+    _check_verdict(verdict_text(d, t), d, t)
+    near = float(np.clip(d + ulps * np.spacing(d), 0.0, 1.0))  # a target next to d
+    _check_verdict(verdict_text(d, near), d, near)
+
+
+@pytest.mark.parametrize(
+    ("d", "t"), [(0.09999512, 0.0999952), (0.0999951, 0.099995), (0.1, 0.1), (0.3, 0.1 + 0.2)]
+)
+def test_verdict_of_close_numbers(d, t):
+    _check_verdict(verdict_text(d, t), d, t)
+
+
+def test_profile_target_is_written_exactly_and_verdict_agrees(count_mech):
+    d = float(rdp.privacy_profile(count_mech, [0.5])[0])
+    for target in (d, np.nextafter(d, 1.0), np.nextafter(d, 0.0)):
+        fig = plot_privacy_profile(count_mech, [0.0, 0.5, 1.0], target=(0.5, target))
+        (star,) = _lines(fig, "target")
+        assert star.get_label() == f"target (ε, δ) = (0.5, {float(target)!r})"
+        (mark,) = [ln for ln in fig.axes[0].lines if str(ln.get_gid()).startswith("verdict")]
+        _check_verdict(mark.get_label(), d, float(target))
+
+
+def test_profile_helpers_for_the_command_line(count_mech):
+    (e0,) = zero_delta_epsilons([count_mech])
+    assert e0 == rdp.epsilon_for_delta(count_mech, 0.0)
+    grid = default_grid([e0], 11)
+    assert grid[0] == 0 and grid[-1] == pytest.approx(GRID_MARGIN * e0) and e0 in grid
+    assert default_grid([math.inf], 3).tolist() == [0.0, DEFAULT_EPSILON_MAX / 2, 5.0]
 
 
 def test_ordinals():
@@ -227,6 +281,10 @@ def test_heatmap_of_ten_thousand_nodes_draws_without_text():
 def test_heatmap_bad_arguments(count_mech):
     with pytest.raises(ParameterError, match="order"):
         plot_mechanism_heatmap(count_mech, order="columns")
+    with pytest.raises(ParameterTypeError, match="order"):
+        plot_mechanism_heatmap(count_mech, order=3)
+    with pytest.raises(ParameterTypeError, match="order"):
+        plot_mechanism_heatmap(count_mech, order=["rainbow"])
     with pytest.raises(ParameterTypeError, match="mechanism"):
         plot_mechanism_heatmap(np.eye(2))
     with pytest.raises(ParameterTypeError, match="log"):
@@ -344,6 +402,17 @@ def test_plot_tradeoff_curves(sweep):
         assert np.array_equal(ln.get_xdata(), s.proved_epsilon[label])
     fig = plot_tradeoff(s, y="proved_epsilon")
     assert any(ln.get_label() == "proved = built" for ln in fig.axes[0].lines)
+
+
+def test_plot_tradeoff_writes_delta_rounded_up():
+    G = count_path(3)
+    delta = 1 / 3 * 1e-3
+    s = tradeoff_sweep(
+        {"rr": lambda e: noise.randomized_response(G, epsilon=e)}, [1.0], delta=delta
+    )
+    label = plot_tradeoff(s, x="proved_epsilon").axes[0].get_xlabel()
+    shown = re.search(r"δ = (\S+) ", label).group(1)
+    assert Decimal(shown) >= Decimal(delta) and shown == rdp.format_up(delta)
 
 
 def test_tradeoff_bad_arguments(sweep):

@@ -7,23 +7,20 @@ without pyplot, so it needs no closing) and returns the Figure; save it with
 
 Modules: ``_style`` (axes, colour-blind-safe palettes, legend text), ``_graph`` (rainbow graphs:
 one colour per rainbow class, full-order rings, the mechanism at each node, labels, boundary
-marks), ``_large`` (layouts that scale and the size-aware mode for hundreds to 10^5 nodes),
-``_curves`` (line mechanisms, PMFs and labelled curves), ``_privacy`` (privacy profiles,
-mechanism heat maps, noise PMF/CDF, utility-privacy trade-offs).
+marks, arrows for the arcs of a directed graph), ``_large`` (layouts that scale and the
+size-aware mode for hundreds to 10^5 nodes), ``_curves`` (line mechanisms, PMFs and labelled
+curves), ``_profile`` (privacy profiles δ(ε) with a target's verdict), ``_heatmap``
+(mechanisms as heat maps), ``_noise`` (noise PMFs and CDFs), ``_tradeoff`` (utility-privacy
+trade-off sweeps and curves), and ``_inputs`` (the argument checks these four share).
 """
 
 from ._curves import plot_curves, plot_joint_pmf, plot_line_mechanism, plot_pmfs
 from ._graph import draw_rainbow_graph
-from ._privacy import (
-    TradeoffSweep,
-    plot_mechanism_heatmap,
-    plot_noise_cdf,
-    plot_noise_pmf,
-    plot_privacy_profile,
-    plot_tradeoff,
-    tradeoff_sweep,
-)
+from ._heatmap import plot_mechanism_heatmap
+from ._noise import plot_noise_cdf, plot_noise_pmf
+from ._profile import plot_privacy_profile
 from ._style import class_colors, output_colors, rainbow_label
+from ._tradeoff import TradeoffSweep, plot_tradeoff, tradeoff_sweep
 
 __all__ = [
     "TradeoffSweep",

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._format import format_up
 from .._validation import check_delta, check_epsilon, check_int, check_probability_vector
 from ..exceptions import ParameterError
 from ..optimal import TAU_INFINITY, Variant, line_mechanism, prefix_sums_closed_form, tau
@@ -105,8 +106,8 @@ def plot_line_mechanism(
     ax.set_xlim(0, n)
     ax.set_ylim(0, 1)
     ax.set_title(
-        rf"optimal $(\varepsilon, \delta) = ({eps:.4g}, {dlt:g})$ line mechanism"
-        + (" (printed operator)" if variant == "paper" else "")
+        rf"optimal $(\varepsilon, \delta) = ({format_up(eps, 4)}, {format_up(dlt, 4)})$ "
+        "line mechanism" + (" (printed operator)" if variant == "paper" else "")
     )
     ax.legend(loc="center right", fontsize=8)
     return fig

@@ -19,6 +19,11 @@ The rules (docs/drawing.md has the user's version):
 * **large** (``mode="large"``): no per-node glyphs; disks coloured by class, a centre dot in
   the colour of the node's most likely output, thin transparent edges (none above
   :data:`~rainbowdp.plot._large.EDGE_LIMIT`).
+* **directed graphs** (:attr:`RainbowGraph.directed`, e.g. an add-only neighbour relation):
+  in glyph mode each arc ``u -> v`` is an arrow from disk rim to disk rim, and a pair of
+  opposite arcs is one double-headed arrow (one arrow per pair of nodes; above
+  :data:`MAX_ARROWS` pairs, and in large mode, the arcs are drawn as lines, once per pair, and
+  the legend says so).
 * **sizes**: a node's disk radius is 0.45 times (0.36 when every node is labelled, to leave
   the labels room) the smaller of its nearest-neighbour distance and the median one
   (:func:`rainbowdp.plot._large.radii`), so disks never overlap.
@@ -67,6 +72,10 @@ LEGEND_ROWS = 12
 LABELLED_FRACTION = 0.36
 #: Rings of the rainbow glyph; longer orders show their first RINGS - 1 outputs and a grey ring.
 RINGS = 8
+#: Glyph mode draws the arcs of a directed graph as arrows up to this many node pairs.
+MAX_ARROWS = 2000
+#: Colour of edges and arcs in glyph mode.
+EDGE_COLOR = "0.55"
 
 
 def draw_rainbow_graph(
@@ -122,7 +131,12 @@ def draw_rainbow_graph(
     matplotlib.figure.Figure
         The figure of ``ax`` (or a new one). The class disks are the collection with gid
         ``"rainbow-classes"``; pies ``"mechanism"``, rings ``"rainbows"``, most-likely-output
-        dots ``"most-likely-output"``.
+        dots ``"most-likely-output"``. The edges of an undirected graph are the collection
+        ``"edges"``. For a directed graph (:attr:`RainbowGraph.directed`) glyph mode draws one
+        :class:`~matplotlib.patches.FancyArrowPatch` of gid ``"arc"`` per pair of nodes joined
+        by an arc (double-headed when both arcs are there), from rim to rim; large mode (or
+        more than :data:`MAX_ARROWS` pairs) draws the pairs as lines and notes "directed: arcs
+        drawn as lines" in the legend.
 
     Raises
     ------
@@ -176,6 +190,14 @@ def draw_rainbow_graph(
     pad = float(radius.max()) * (3.2 if text else 1.3)
     lo, hi = xy.min(axis=0) - pad, xy.max(axis=0) + pad
     handles = _legend_handles(G, cls_colors, out_colors, glyphs, probabilities, rainbows)
+    pairs, both = _node_pairs(G)
+    arrows = G.directed and glyphs and pairs.shape[0] <= MAX_ARROWS
+    if arrows and pairs.shape[0]:
+        handles.append(_note("arrow d → d′: arc (one-way neighbours)"))
+        if both.any():
+            handles.append(_note("double arrow: arcs both ways"))
+    elif G.directed and pairs.shape[0] and (glyphs or G.n_edges <= _large.EDGE_LIMIT):
+        handles.append(_note("directed: arcs drawn as lines"))
     if ax is None:
         chars = max((len(h.get_label()) for h in handles), default=0) if legend else 0
         fig, ax = _axes(None, _figsize(hi - lo, len(handles) if legend else 0, chars))
@@ -186,8 +208,9 @@ def draw_rainbow_graph(
     ax.set_ylim(lo[1], hi[1])
     ax.set_aspect("equal")
     ax.set_axis_off()
+    links = "arcs" if G.directed else "edges"
     ax.set_title(
-        f"rainbow graph: {n} nodes, {G.n_edges} edges, {G.rainbow_table.shape[0]} rainbows",
+        f"rainbow graph: {n} nodes, {G.n_edges} {links}, {G.rainbow_table.shape[0]} rainbows",
         fontsize=10,
     )
     if not glyphs and G.n_edges > _large.EDGE_LIMIT:
@@ -196,6 +219,10 @@ def draw_rainbow_graph(
         _legend(ax, handles)
     ppd = _points_per_unit(ax)
     if glyphs:
+        if arrows:
+            _arc_arrows(ax, xy, radius, pairs, both, float(np.median(radius)) * ppd)
+        else:
+            _edge_lines(ax, xy, pairs)
         _draw_glyphs(ax, G, probabilities, xy, radius, cls_colors, out_colors, rainbows, ppd)
     else:
         dots = _large.draw_large(ax, G, probabilities, xy, radius, cls_colors, out_colors, ppd)
@@ -347,12 +374,56 @@ def _figsize(span: np.ndarray, legend_rows: int, legend_chars: int) -> tuple[flo
 
 
 # ---------------------------------------------------------------------------------- glyphs
-def _edge_lines(ax: Any, G: RainbowGraph, xy: np.ndarray) -> None:
+def _node_pairs(G: RainbowGraph) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of nodes joined by an edge or an arc, once each, and whether both arcs join
+    them (always False for an undirected graph).
+
+    Returns
+    -------
+    pairs : numpy.ndarray, shape (P, 2)
+        Node indices; for a directed graph the first arc of the pair, ``tail, head``.
+    both : numpy.ndarray of bool, shape (P,)
+    """
+    e = G.edges
+    if not G.directed or e.shape[0] == 0:
+        return e, np.zeros(e.shape[0], dtype=bool)
+    key = np.sort(e, axis=1)
+    _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
+    return e[first], counts > 1
+
+
+def _edge_lines(ax: Any, xy: np.ndarray, pairs: np.ndarray) -> None:
+    """Glyph mode: one line per pair of neighbours."""
     from matplotlib.collections import LineCollection
 
-    e = G.edges
-    if e.shape[0]:
-        ax.add_collection(LineCollection(xy[e], colors="0.55", linewidths=1.0, zorder=1))
+    if pairs.shape[0]:
+        lines = LineCollection(xy[pairs], colors=EDGE_COLOR, linewidths=1.0, zorder=1)
+        lines.set_gid("edges")
+        ax.add_collection(lines)
+
+
+def _arc_arrows(
+    ax: Any, xy: np.ndarray, r: np.ndarray, pairs: np.ndarray, both: np.ndarray, r_pt: float
+) -> None:
+    """Glyph mode of a directed graph: per pair, an arrow from the tail's disk rim to the
+    head's (double-headed when both arcs are there); ``r_pt`` is the median radius in points."""
+    from matplotlib.patches import FancyArrowPatch
+
+    tail, head = xy[pairs[:, 0]], xy[pairs[:, 1]]
+    span = head - tail
+    length = np.hypot(span[:, 0], span[:, 1])
+    unit = np.divide(span, length[:, None], out=np.zeros_like(span), where=length[:, None] > 0)
+    gap = np.minimum(1.08 * np.stack([r[pairs[:, 0]], r[pairs[:, 1]]], axis=1), length[:, None] / 2)
+    start = tail + unit * gap[:, :1]
+    end = head - unit * gap[:, 1:]
+    size = float(np.clip(0.45 * r_pt, 5.0, 12.0))  # arrow head, points
+    for a, b, two in zip(start.tolist(), end.tolist(), both.tolist(), strict=True):
+        ax.add_patch(
+            FancyArrowPatch(
+                a, b, arrowstyle="<|-|>" if two else "-|>", mutation_scale=size,
+                shrinkA=0.0, shrinkB=0.0, color=EDGE_COLOR, lw=1.0, zorder=1, gid="arc",
+            )
+        )  # fmt: skip
 
 
 def _draw_glyphs(
@@ -371,7 +442,6 @@ def _draw_glyphs(
     import matplotlib.patches as mpatches
     from matplotlib.collections import PatchCollection
 
-    _edge_lines(ax, G, xy)
     r_pt = float(np.median(r)) * ppd
     white = float(np.clip(0.05 * r_pt, 0.4, 1.2))
     outline = float(np.clip(0.1 * r_pt, 1.0, 3.0))

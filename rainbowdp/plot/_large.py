@@ -310,7 +310,8 @@ def draw_large(
     size. With a mechanism, a dot
     of 0.45 times that diameter in the colour of the node's most likely output sits in each
     disk (if the disks are at least :data:`MIN_DOT_DISK` points wide; ``ppd`` is the number of
-    points per data unit). Edges are drawn thin and transparent up to :data:`EDGE_LIMIT`.
+    points per data unit). Edges are drawn thin and transparent up to :data:`EDGE_LIMIT` (the
+    arcs of a directed graph as lines, once per pair of nodes).
     Returns whether the dots were drawn.
     """
     from matplotlib.collections import EllipseCollection, LineCollection
@@ -318,6 +319,8 @@ def draw_large(
 
     n = G.n_nodes
     e = G.edges
+    if G.directed and 0 < e.shape[0] <= EDGE_LIMIT:  # a pair of opposite arcs: one line
+        e = np.unique(np.sort(e, axis=1), axis=0)
     if 0 < e.shape[0] <= EDGE_LIMIT:
         alpha = float(np.clip(12.0 / math.sqrt(e.shape[0]), 0.15, 0.6))
         ax.add_collection(

@@ -29,6 +29,7 @@ __all__ = [
     "OUTPUT_PALETTE",
     "class_colors",
     "class_labels",
+    "legend_outside",
     "output_colors",
     "rainbow_label",
     "spread_colors",
@@ -86,6 +87,11 @@ def _axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
         fig = Figure(figsize=figsize, layout="constrained")
         return fig, fig.add_subplot()
     return ax.figure, ax
+
+
+def legend_outside(ax: Any) -> None:
+    """The legend of ``ax`` to the right of the axes, where it cannot hide data."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=8)
 
 
 def spread_colors(n: int, cmap: str = "viridis", *, lo: float = 0.0, hi: float = 0.92) -> list:
