@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     ``dpi``, ``json``); return the exit code."""
     from .cli import EXIT_OK, _emit
     from .reproduce import reproduce_all
-    from .reproduce._all import _tally
+    from .reproduce._index import tally
 
     if args.output is None:
         raise ParameterError(
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         )
     summary = reproduce_all(args.output, names=_only(args.only), dpi=args.dpi)
     n = summary.counts
-    lines = [f"{t.name:<15} {t.seconds:7.2f} s  {_tally(t)}" for t in summary.targets]
+    lines = [f"{t.name:<15} {t.seconds:7.2f} s  {tally(t)}" for t in summary.targets]
     lines.append(
         f"{n['checks']} printed values in {len(summary.targets)} targets ({summary.seconds:.1f} s):"
         f" {n['agree']} agree, {n['erratum']} errata, {n['disagree']} disagree, "

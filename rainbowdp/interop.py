@@ -60,6 +60,7 @@ from typing import Any
 
 import numpy as np
 
+from ._format import format_up
 from ._kernels import endpoint_rows
 from ._validation import (
     check_delta,
@@ -124,12 +125,24 @@ def plain(value: Any) -> Any:
     object
         A value that :func:`json.dumps` writes (with its default ``allow_nan=True``).
 
+    Raises
+    ------
+    ParameterError
+        If two keys of a dictionary become the same string (e.g. ``1`` and ``"1"``): one entry
+        would be lost silently.
+
     Examples
     --------
     >>> plain({"edge": (np.int64(0), (1, "a")), "d": np.float64(0.5), 3: np.array([1, 2])})
     {'edge': [0, [1, 'a']], 'd': 0.5, '3': [1, 2]}
     >>> plain(frozenset({1})), plain(float("inf"))
     ('frozenset({1})', inf)
+    >>> try:
+    ...     plain({1: "a", "1": "b"})
+    ... except ParameterError as exc:
+    ...     print(exc)
+    `value` has two dictionary keys that both become the string '1': '1' and an earlier one;
+    rename one.
     """
     if isinstance(value, enum.Enum):
         value = value.value
@@ -150,7 +163,16 @@ def plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
     if isinstance(value, dict):
-        return {k if isinstance(k, str) else str(plain(k)): plain(v) for k, v in value.items()}
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            key = k if isinstance(k, str) else str(plain(k))
+            if key in out:
+                raise ParameterError(
+                    f"`value` has two dictionary keys that both become the string {key!r}: "
+                    f"{k!r} and an earlier one; rename one."
+                )
+            out[key] = plain(v)
+        return out
     return str(value)
 
 
@@ -656,8 +678,13 @@ class Composition:
     accountant: str
 
     def __str__(self) -> str:
+        # the solved number rounded up (never shown better than computed), the given one as is
+        if self.solved_for == "delta":
+            eps, delta = f"{self.epsilon:g}", format_up(self.delta)
+        else:
+            eps, delta = format_up(self.epsilon), f"{self.delta:g}"
         return (
-            f"{self.releases} release(s): ({self.epsilon:g}, {self.delta:.6g})-DP according to "
+            f"{self.releases} release(s): ({eps}, {delta})-DP according to "
             f"{self.accountant} (PLD discretised at {self.value_discretization_interval:g}, "
             f"pessimistic; {self.solved_for} computed); worst pair {self.pair[0]!r} -> "
             f"{self.pair[1]!r} of {self.n_pairs}"

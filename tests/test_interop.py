@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 import subprocess
 import sys
 
@@ -410,6 +411,26 @@ def test_plain_values():
     assert interop.plain(Fraction(1, 3)) == "1/3"
     assert interop.plain({(1, 2): np.arange(2)}) == {"[1, 2]": [0, 1]}
     assert interop.nonfinite_to_null((float("nan"), {"a": -math.inf}, 1)) == [None, {"a": None}, 1]
+
+
+def test_plain_refuses_keys_that_collide():
+    with pytest.raises(ParameterError, match=r"keys that both become the string '1': '1'"):
+        interop.plain({1: "a", "1": "b"})
+    with pytest.raises(ParameterError, match=r"string '\[0, 1\]': \(0, 1\)"):
+        interop.plain({"x": {"[0, 1]": 1, (0, 1): 2}})  # nested, a tuple against its text
+    assert interop.plain({1: "a", "2": "b"}) == {"1": "a", "2": "b"}
+
+
+@pytest.mark.parametrize("solved_for", ["delta", "epsilon"])
+def test_composition_text_rounds_the_solved_number_up(solved_for):
+    solved = 0.0643217123  # to nearest, 6 digits: 0.0643217 -- below the computed number
+    eps, delta = (0.5, solved) if solved_for == "delta" else (solved, 1e-5)
+    c = interop.Composition(2, eps, delta, solved_for, (0, 1), 1, 1e-4, "dp_accounting 0")
+    text = str(c)
+    shown = re.search(r"\((\S+), (\S+)\)-DP", text).groups()
+    assert float(shown[solved_for == "delta"]) >= solved and "0.0643218" in shown
+    given = shown[solved_for == "epsilon"]
+    assert given == ("0.5" if solved_for == "delta" else "1e-05")  # the given one as given
 
 
 def test_pair_built_by_hand_is_validated():

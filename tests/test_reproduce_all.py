@@ -183,6 +183,81 @@ def test_recomputed_values_come_from_the_library(cheap_run):
     assert counts["erratum"] == 2 and counts["disagree"] == 0 and counts["agree"] > 20
 
 
+FIX3 = {"erratum": 3, "corrected": "3.0", "correction": "value"}
+FIX15 = {"erratum": 15, "corrected": "2.0", "correction": "value"}
+
+
+def test_corrections_are_required_with_an_erratum_and_at_the_printed_precision():
+    with pytest.raises(ValueError, match="needs `corrected`"):
+        Printed("x", "1.0", "c", erratum=3)
+    with pytest.raises(ValueError, match="printed precision"):
+        Printed("x", "0.0081", "c", erratum=3, corrected="0.008", correction="value")
+    with pytest.raises(ValueError, match="needs kind='claim'"):
+        Printed("x", "1.0", "c", erratum=3, corrected="it is 2", correction="statement")
+    with pytest.raises(ValueError, match="needs a number"):
+        Printed("x", "it holds", "c", "claim", erratum=3, corrected="2.0", correction="value")
+    with pytest.raises(ValueError, match="go with an `erratum`"):
+        Printed("x", "1.0", "c", corrected="2.0")
+    with pytest.raises(TypeError, match="no corrected value"):
+        Printed("x", "1.0", "c").corrects(1.0)
+    # every erratum of the registry states its correction; numbers parse at the printed precision
+    for entries in PRINTED.values():
+        for p in entries.values():
+            assert (p.erratum is None) == (p.corrected is None) == (p.correction is None)
+            if p.correction == "value":
+                assert p.corrects(float(Decimal(p.corrected))) and not p.agrees(
+                    float(Decimal(p.corrected))
+                )
+            elif p.correction == "statement":
+                assert p.kind == "claim"
+
+
+@pytest.mark.parametrize("key", ["m_2", "m_5"])
+def test_an_erratum_check_with_a_broken_extractor_disagrees(key):
+    # Gu et al., Section 5.3 (errata item 3): m_2 is 0.0082, m_5 is 0.5823
+    check = next(c for c in r.TARGETS["fig3"].checks if c.key == key)
+    f = r.figure_3()
+    good = _all.evaluate(check, f)
+    assert good.status == "erratum 3" and good.corrected == check.printed.corrected
+    wrong = {"m_2": 0.0095, "m_5": 0.6}[key]  # neither the printed nor the corrected value
+    broken = r.Check(check.key, check.printed, lambda f: wrong)
+    bad = _all.evaluate(broken, f)
+    assert bad.status == "no" and not bad.ok and "neither" in bad.note
+    # the printed value itself, for an erratum, is a disagreement too
+    printed = r.Check(check.key, check.printed, lambda f: float(check.printed.text))
+    assert _all.evaluate(printed, f).status == "no"
+
+
+def test_a_broken_statement_erratum_disagrees(monkeypatch):
+    # Kadam et al., Fig. 8 (errata item 15): the MSEs are 1.25, 21.5 and 22.2
+    check = next(c for c in r.TARGETS["fig8"].checks if c.key == "same_mse")
+    fake = types.SimpleNamespace(findings={"mse": {"a": 1.25, "b": 21.5, "c": 22.2}})
+    assert _all.evaluate(check, fake).status == "erratum 15"
+    fake.findings["mse"]["c"] = 30.0  # the printed claim fails, the corrected one too
+    assert _all.evaluate(check, fake).status == "no"
+
+
+def test_gu_boundary_checks_read_the_vector_the_figures_use(monkeypatch):
+    f = r.figure_3()
+    drawn = [c for c in r.TARGETS["fig3"].checks if c.key.startswith("drawn_")]
+    assert [_all.evaluate(c, f).recomputed for c in drawn] == list(r.GU_BOUNDARY[:4])
+    shifted = types.SimpleNamespace(probabilities=f.probabilities + 1e-3)
+    assert all(_all.evaluate(c, shifted).status == "error" for c in drawn)
+
+
+def test_privacy_numbers_are_shown_rounded_up():
+    eps = next(c for c in r.TARGETS["abs-example3"].checks if c.key == "epsilon").printed
+    assert eps.rounding == "up"
+    x = 0.4980393870676561234
+    assert float(eps.show(x)) >= x
+    bound = Printed("bound", "1e-3", "c", "at_most")
+    assert bound.show(0.00064321701) == "0.0006433"  # up, never the nearest 0.0006432
+    assert Printed("eps", "0.6", "c", rounding="down").show(0.64321) == "0.6432"
+    assert Printed("x", "0.6", "c").show(0.643217) == "0.6432"  # not a privacy number
+    with pytest.raises(ValueError, match="`rounding`"):
+        Printed("x", "0.6", "c", rounding="out")  # type: ignore[arg-type]
+
+
 def test_disagreements_errata_and_failures_are_reported(tmp_path, monkeypatch):
     def boom():
         raise RuntimeError("no figure today")
@@ -201,7 +276,7 @@ def test_disagreements_errata_and_failures_are_reported(tmp_path, monkeypatch):
             "agrees with an erratum",
             "gu",
             lambda: one,
-            (r.Check("x", Printed("x", "2.0", "Gu et al., here", erratum=3), lambda t: 2.0),),
+            (r.Check("x", Printed("x", "2.0", "Gu et al., here", **FIX3), lambda t: 2.0),),
         ),
         "erratum": r.Target(
             "erratum",
@@ -209,7 +284,7 @@ def test_disagreements_errata_and_failures_are_reported(tmp_path, monkeypatch):
             "kadam",
             lambda: one,
             (
-                r.Check("x", Printed("x", "1.0", "Kadam et al., here", erratum=15), lambda t: 2.0),
+                r.Check("x", Printed("x", "1.0", "Kadam et al., here", **FIX15), lambda t: 2.0),
                 r.Check("y", Printed("y", "the data", "Kadam et al.", "info"), lambda t: "other"),
                 r.Check("z", Printed("z", "1", "Kadam et al.", "exact"), lambda t: t.values["z"]),
             ),
