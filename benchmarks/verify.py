@@ -1,30 +1,50 @@
 """Benchmark: exact (epsilon, delta)-DP verification at scale.
 
-A random graph with 10^6 nodes, 4*10^6 edges and |V| = 8 outputs (16 rainbows), and a random
-mechanism. Printed, all measured in this run:
+A random graph (default 10^6 nodes and 4*10^6 edges), 16 random rainbows and a random mechanism
+(positive rows), for q = 2, 8 and 32 outputs. Every figure printed is measured in this run;
+times are the minimum and the median of ``--repeats`` runs (default 3).
 
-- graph construction from the edge array (``RainbowGraph.from_edges``, validation included);
-- ``verify`` (both directions of every edge);
-- the memory floor: one numpy gather of the two endpoint rows for every edge;
-- a plain per-edge Python loop, timed on 2*10^4 edges and scaled to all edges;
-- peak resident memory of the process.
+Rows per q:
 
-Targets: verify <= 1.5x the floor, >= 20x faster than the loop, peak memory <= 3 GB,
-construction <= 10 s.  Run: ``python benchmarks/verify.py [--nodes N --edges E]``.
+- graph construction (``RainbowGraph.from_edges``, validation included);
+- the floor: the least work the job must do, done the best way -- the gather of both endpoint
+  rows of every edge in chunks of ``rainbowdp._kernels.CHUNK_ELEMENTS`` numbers (the library's
+  chunk size) into two reused buffers (``np.take(..., out=buf)``), with no arithmetic;
+- ``verify`` (both directions of every edge, sound delta);
+- the numpy baseline a competent user writes: per chunk (same chunk size),
+  ``np.maximum(P[e0] - x * P[e1], 0).sum(1)`` both ways, maximum over the edges, compared to
+  delta; and the same without chunks (one expression over all edges, the first thing one
+  writes; ``--no-unchunked`` skips it);
+- a per-edge pure-Python loop, timed on a sample of edges and extrapolated to all edges;
+- peak resident memory above the inputs of ``verify`` and of the numpy baselines, each in a
+  fresh subprocess (``_timing.peak_above``: high-water mark reset after the inputs are built).
+
+Ratios are ``verify / row`` (min over min; median over median). Targets: verify <= 1.5 x the
+floor, peak memory <= inputs + 150 MB, construction <= 10 s.
+
+Run ``python benchmarks/verify.py`` (a few minutes on 2 cores; ``--quick`` for 10^5 nodes).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
-import resource
-import time
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
+from _timing import MB, peak_above, timed
 
+from rainbowdp._kernels import CHUNK_ELEMENTS
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import verify
+
+N_RAINBOWS = 16
 
 
 def random_edges(n: int, m: int, rng: np.random.Generator) -> np.ndarray:
@@ -38,78 +58,212 @@ def random_edges(n: int, m: int, rng: np.random.Generator) -> np.ndarray:
     return e[rng.permutation(e.shape[0])[:m]]
 
 
-def best_of(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+def chunk_rows(q: int) -> int:
+    """Edges per chunk: CHUNK_ELEMENTS numbers, as the library's kernel."""
+    return max(1, CHUNK_ELEMENTS // q)
+
+
+def floor_gather(p: np.ndarray, e0: np.ndarray, e1: np.ndarray) -> None:
+    """Chunked gather of both endpoint rows into two reused buffers; no arithmetic."""
+    m, q = e0.shape[0], p.shape[1]
+    rows = chunk_rows(q)
+    a = np.empty((min(rows, m), q))
+    b = np.empty((min(rows, m), q))
+    for s in range(0, m, rows):
+        k = min(rows, m - s)
+        np.take(p, e0[s : s + k], axis=0, out=a[:k])
+        np.take(p, e1[s : s + k], axis=0, out=b[:k])
+
+
+def numpy_chunked(p: np.ndarray, e0: np.ndarray, e1: np.ndarray, x: float) -> float:
+    """Largest hockey-stick divergence over the edges, both ways, chunk by chunk."""
+    rows = chunk_rows(p.shape[1])
+    worst = 0.0
+    for s in range(0, e0.shape[0], rows):
+        a, b = p[e0[s : s + rows]], p[e1[s : s + rows]]
+        fwd = np.maximum(a - x * b, 0).sum(1).max()
+        bwd = np.maximum(b - x * a, 0).sum(1).max()
+        worst = max(worst, float(fwd), float(bwd))
+    return worst
+
+
+def numpy_unchunked(p: np.ndarray, e0: np.ndarray, e1: np.ndarray, x: float) -> float:
+    """The same in one expression over all edges."""
+    fwd = np.maximum(p[e0] - x * p[e1], 0).sum(1)
+    bwd = np.maximum(p[e1] - x * p[e0], 0).sum(1)
+    return float(np.maximum(fwd, bwd).max())
+
+
+def python_loop(rows: list, edges: list, x: float) -> float:
+    worst = 0.0
+    for u, v in edges:
+        a, b = rows[u], rows[v]
+        d1 = sum(max(ai - x * bi, 0.0) for ai, bi in zip(a, b, strict=True))
+        d2 = sum(max(bi - x * ai, 0.0) for ai, bi in zip(a, b, strict=True))
+        worst = max(worst, d1, d2)
+    return worst
+
+
+def build(edges: np.ndarray, table: np.ndarray, ids: np.ndarray, p: np.ndarray) -> Mechanism:
+    q = table.shape[1]
+    G = RainbowGraph.from_edges(edges, outputs=range(q), rainbow_table=table, rainbow_ids=ids)
+    return Mechanism(G, p)
+
+
+# ------------------------------------------------------------------------ memory (subprocess)
+def child(what: str, data: Path, q: int, eps: float, delta: float) -> None:
+    """Build the inputs from saved arrays, then print the peak memory of one call as JSON."""
+    edges = np.load(data / "edges.npy")
+    M = build(edges, np.load(data / f"table{q}.npy"), np.load(data / "ids.npy"),
+              np.load(data / f"p{q}.npy"))  # fmt: skip
+    del edges
+    p, e0, e1, x = M.probabilities, M.graph.edges[:, 0], M.graph.edges[:, 1], math.exp(eps)
+    calls = {
+        "verify": lambda: verify(M, epsilon=eps, delta=delta),
+        "numpy-chunked": lambda: numpy_chunked(p, e0, e1, x) <= delta,
+        "numpy-unchunked": lambda: numpy_unchunked(p, e0, e1, x) <= delta,
+    }
+    before, peak = peak_above(calls[what])
+    print(json.dumps({"rss_inputs": before, "peak_above": peak}))
+
+
+def measure_memory(what: str, data: Path, q: int, eps: float, delta: float) -> dict:
+    cmd = [sys.executable, __file__, "--child", what, "--data", str(data), "--outputs", str(q)]
+    cmd += ["--epsilon", repr(eps), "--delta", repr(delta)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# ------------------------------------------------------------------------------------- main
+def row(name: str, tmin: float, tmed: float, ratio: str = "", target: str = "") -> None:
+    print(f"  {name:<48}{tmin:>9.3f}{tmed:>9.3f}{ratio:>18}  {target}")
+
+
+def ratio(vmin: float, vmed: float, tmin: float, tmed: float, digits: int = 2) -> str:
+    return f"{vmin / tmin:.{digits}f} / {vmed / tmed:.{digits}f}"
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nodes", type=int, default=1_000_000)
     ap.add_argument("--edges", type=int, default=4_000_000)
-    ap.add_argument("--outputs", type=int, default=8)
-    ap.add_argument("--loop-edges", type=int, default=20_000)
+    ap.add_argument("--outputs", type=int, nargs="+", default=[2, 8, 32], help="values of q")
+    ap.add_argument("--epsilon", type=float, default=1.0)
+    ap.add_argument("--delta", type=float, default=1e-6)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--loop-edges", type=int, default=10_000, help="sample of the Python loop")
+    ap.add_argument("--quick", action="store_true", help="10^5 nodes, 4*10^5 edges")
+    ap.add_argument("--no-unchunked", action="store_true", help="skip the unchunked baseline")
+    ap.add_argument("--no-memory", action="store_true", help="skip the memory subprocesses")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--data", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    n, m, q = args.nodes, args.edges, args.outputs
+    eps, delta = args.epsilon, args.delta
+    if args.child:
+        child(args.child, args.data, args.outputs[0], eps, delta)
+        return
+    n, m = (100_000, 400_000) if args.quick else (args.nodes, args.edges)
+    x = math.exp(eps)
     rng = np.random.default_rng(0)
     edges = random_edges(n, m, rng)
-    table = np.array([rng.permutation(q) for _ in range(16)])
-    ids = rng.integers(0, 16, size=n)
-
-    t0 = time.perf_counter()
-    G = RainbowGraph.from_edges(edges, outputs=range(q), rainbow_table=table, rainbow_ids=ids)
-    t_build = time.perf_counter() - t0
-
-    p = rng.random((n, q)) + 0.05
-    p /= p.sum(axis=1, keepdims=True)
-    M = Mechanism(G, p)
-    eps, delta = 1.0, 1e-6
-
-    t_verify = best_of(lambda: verify(M, epsilon=eps, delta=delta))
-    rep = verify(M, epsilon=eps, delta=delta)
-
-    e0, e1 = G.edges[:, 0], G.edges[:, 1]
-    probs = M.probabilities
-
-    def gather() -> None:
-        a = probs[e0]
-        b = probs[e1]
-        del a, b
-
-    t_floor = best_of(gather)
-
-    k = min(args.loop_edges, m)
-    rows = probs.tolist()
-    el = G.edges[:k].tolist()
-    x = math.exp(eps)
-
-    def loop() -> float:
-        worst = 0.0
-        for u, v in el:
-            a, b = rows[u], rows[v]
-            d1 = sum(max(ai - x * bi, 0.0) for ai, bi in zip(a, b, strict=True))
-            d2 = sum(max(bi - x * ai, 0.0) for ai, bi in zip(a, b, strict=True))
-            worst = max(worst, d1, d2)
-        return worst
-
-    t_loop = best_of(loop, repeat=1) * m / k
-    peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
-
+    ids = rng.integers(0, N_RAINBOWS, size=n)
     print(
-        f"graph: {n:,} nodes, {m:,} edges, |V| = {q}; (eps, delta) = ({eps}, {delta}); "
-        f"private: {rep.is_private}, delta required {rep.delta_required:.4f}"
+        f"verify benchmark: {n:,} nodes, {m:,} random edges, {N_RAINBOWS} rainbows, random "
+        f"mechanism; (eps, delta) = ({eps}, {delta}); {args.repeats} runs per row, seconds "
+        f"(min, median); ratio = verify / row (min/min, med/med); chunk = {CHUNK_ELEMENTS} "
+        f"numbers; {os.cpu_count()} CPUs"
     )
-    print(f"{'measure':<44}{'seconds':>10}{'ratio':>10}  target")
-    print(f"{'graph construction (from_edges)':<44}{t_build:>10.3f}{'':>10}  <= 10 s")
-    print(f"{'gather of endpoint rows (floor)':<44}{t_floor:>10.3f}{1.0:>10.2f}")
-    print(f"{'verify':<44}{t_verify:>10.3f}{t_verify / t_floor:>10.2f}  <= 1.5 x floor")
-    label = f"per-edge Python loop (scaled from {k:,})"
-    print(f"{label:<44}{t_loop:>10.3f}{t_loop / t_verify:>10.1f}  >= 20 x verify")
-    print(f"{'peak resident memory (GB)':<44}{peak_gb:>10.2f}{'':>10}  <= 3 GB")
+    summary = []
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        np.save(data / "edges.npy", edges)
+        np.save(data / "ids.npy", ids)
+        for q in args.outputs:
+            table = np.array([rng.permutation(q) for _ in range(N_RAINBOWS)])
+            p = rng.random((n, q)) + 0.05
+            p /= p.sum(axis=1, keepdims=True)
+            np.save(data / f"table{q}.npy", table)
+            np.save(data / f"p{q}.npy", p)
+
+            b_min, b_med, G = timed(
+                lambda t=table, q=q: RainbowGraph.from_edges(
+                    edges, outputs=range(q), rainbow_table=t, rainbow_ids=ids
+                ),
+                args.repeats,
+            )
+            M = Mechanism(G, p)
+            del p
+            P, e0, e1 = M.probabilities, G.edges[:, 0], G.edges[:, 1]
+            v_min, v_med, rep = timed(lambda M=M: verify(M, epsilon=eps, delta=delta), args.repeats)
+            f_min, f_med, _ = timed(lambda P=P, e0=e0, e1=e1: floor_gather(P, e0, e1), args.repeats)
+            c_min, c_med, worst = timed(
+                lambda P=P, e0=e0, e1=e1: numpy_chunked(P, e0, e1, x), args.repeats
+            )
+            print(
+                f"\nq = {q}: private {rep.is_private}, delta required {rep.delta_required:.6g} "
+                f"(numpy baseline's max {worst:.6g}, |diff| {abs(worst - rep.delta_required):.1e})"
+            )
+            print(f"  {'measure':<48}{'min s':>9}{'med s':>9}{'verify/row':>18}  target")
+            row("graph construction (from_edges)", b_min, b_med, "", "<= 10 s")
+            row(
+                "floor: chunked gather of both endpoint rows",
+                f_min,
+                f_med,
+                ratio(v_min, v_med, f_min, f_med),
+                "verify <= 1.5 x floor",
+            )
+            row("verify", v_min, v_med, "1.00 / 1.00")
+            row(
+                "numpy baseline, chunked (same chunk size)",
+                c_min,
+                c_med,
+                ratio(v_min, v_med, c_min, c_med),
+            )
+            u_min = u_med = math.nan
+            if not args.no_unchunked:
+                u_min, u_med, _ = timed(
+                    lambda P=P, e0=e0, e1=e1: numpy_unchunked(P, e0, e1, x), args.repeats
+                )
+                row("numpy baseline, unchunked", u_min, u_med, ratio(v_min, v_med, u_min, u_med))
+            k = min(args.loop_edges, m)
+            rows, el = P.tolist(), G.edges[:k].tolist()
+            l_min, l_med, _ = timed(lambda r=rows, el=el: python_loop(r, el, x), args.repeats)
+            l_min, l_med = l_min * m / k, l_med * m / k
+            row(
+                f"Python loop (extrapolated from {k:,} edges)",
+                l_min,
+                l_med,
+                ratio(v_min, v_med, l_min, l_med, 4),
+            )
+            del rows, el
+            mem = {}
+            if not args.no_memory:
+                kinds = ["verify", "numpy-chunked"]
+                kinds += [] if args.no_unchunked else ["numpy-unchunked"]
+                print(
+                    f"  {'peak RSS above inputs (fresh subprocess each)':<48}{'MB':>9}"
+                    f"{'inputs MB':>11}{'':>16}  target"
+                )
+                for kind in kinds:
+                    r = measure_memory(kind, data, q, eps, delta)
+                    pk = math.nan if r["peak_above"] is None else r["peak_above"] / MB
+                    mem[kind] = pk
+                    tgt = "<= inputs + 150 MB" if kind == "verify" else ""
+                    print(f"  {kind:<48}{pk:>9.0f}{r['rss_inputs'] / MB:>11.0f}{'':>16}  {tgt}")
+            summary.append((q, v_min, v_med, f_min, f_med, c_min, c_med, u_min, u_med, mem))
+            del M, G, P, e0, e1
+    print(
+        "\nsummary (min/min ; med/med):\n"
+        f"  {'q':>3}{'verify s':>10}{'verify/floor':>16}{'verify/numpy':>16}"
+        f"{'verify/unchunked':>18}{'verify peak MB':>16}"
+    )
+    for q, v_min, v_med, f_min, f_med, c_min, c_med, u_min, u_med, mem in summary:
+        print(
+            f"  {q:>3}{v_min:>10.3f}{ratio(v_min, v_med, f_min, f_med):>16}"
+            f"{ratio(v_min, v_med, c_min, c_med):>16}{ratio(v_min, v_med, u_min, u_med):>18}"
+            f"{mem.get('verify', math.nan):>16.0f}"
+        )
+    print("(the machine may be shared: compare ratios measured in the same run)")
 
 
 if __name__ == "__main__":
