@@ -37,6 +37,7 @@ likelihood ratio of float64 probabilities, the divergence is the P-mass where Q 
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from collections.abc import Sequence
@@ -47,11 +48,20 @@ from typing import Any
 import numpy as np
 
 from ._exact import (
+    _SCALE,
     EXACT_WORK,
     P_SHIFT,
+    ExpEnclosure,
+    _exact_pairs,
+    _lifted,
+    _pred_scaled,
+    certified_zero,
     compare_exp,
     delta_upper,
     enclose_exp,
+    float_at_least,
+    float_at_most,
+    float_error,
     int_rows,
     pair_epsilon_exact,
     pdp_leakage_upper,
@@ -86,24 +96,42 @@ __all__ = [
 ]
 
 
+def _no_one_way(one_way: Any) -> None:
+    """``one_way`` is for pairs: a mechanism's graph says itself which orders are constrained."""
+    if one_way is not False:
+        raise ParameterError(
+            f"`one_way` applies to pairs of distributions only (a mechanism's graph is directed "
+            f"or not), got one_way={one_way!r} with a Mechanism."
+        )
+
+
 def _as_pair(p: Any, q: Any) -> tuple[np.ndarray, np.ndarray]:
     a = check_probability_vector(p, "p")
     b = check_probability_vector(q, "q", size=a.shape[0])
     return a, b
 
 
-def hockey_stick(p: Any, q: Any, epsilon: float) -> float:
+def hockey_stick(p: Any, q: Any = None, epsilon: Any = None) -> Any:
     r"""Hockey-stick divergence :math:`H_{e^\epsilon}(P\|Q)=\sum_v (P(v)-e^\epsilon Q(v))_+`.
 
     It is the smallest δ with :math:`P(S) \le e^\epsilon Q(S) + \delta` for every event S.
     Returned as the smallest float at least the exact value (see the module notes).
 
+    Called as ``hockey_stick(pairs, epsilon)`` with ``pairs`` of shape (E, 2, q) (``pairs[i, 0]``
+    is :math:`P_i`, ``pairs[i, 1]`` is :math:`Q_i`), it returns the array (E,) of
+    :math:`H_{e^\epsilon}(P_i\|Q_i)`, each as :func:`hockey_stick` of that pair would.
+
     Parameters
     ----------
     p, q : array_like
-        Probability vectors of equal length.
+        Probability vectors of equal length; or ``p`` a batch (E, 2, q) and ``q`` omitted.
     epsilon : float
-        ε >= 0.
+        ε >= 0 (the second argument in the batch form).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A float for two vectors, an array (E,) for a batch.
 
     Examples
     --------
@@ -111,7 +139,13 @@ def hockey_stick(p: Any, q: Any, epsilon: float) -> float:
     0.25
     >>> hockey_stick([0.5, 0.5], [1.0, 0.0], 1000.0)   # the P-mass where Q = 0
     0.5
+    >>> hockey_stick([[[0.5, 0.5], [0.25, 0.75]], [[0.5, 0.5], [0.5, 0.5]]], 0.0).tolist()
+    [0.25, 0.0]
     """
+    if epsilon is None or q is None:  # hockey_stick(pairs, epsilon): a batch of pairs
+        from ._pairs import batch_hockey_stick
+
+        return batch_hockey_stick(p, q if epsilon is None else epsilon)
     a, b = _as_pair(p, q)
     enc = enclose_exp(check_epsilon(epsilon))
     rows = np.stack([a, b])
@@ -314,20 +348,30 @@ def verify(
     )
 
 
-def privacy_profile(mechanism: Mechanism, epsilons: Sequence[float] | np.ndarray) -> np.ndarray:
+def privacy_profile(
+    mechanism: Any, epsilons: Sequence[float] | np.ndarray, *, one_way: bool = False
+) -> np.ndarray:
     r"""The privacy profile :math:`\delta(\epsilon) = \max_{d\sim d'} H_{e^\epsilon}` at each ε.
 
     Parameters
     ----------
-    mechanism : Mechanism
+    mechanism : Mechanism, pair of array_like, or array_like of shape (2, q) or (E, 2, q)
+        A mechanism; or two distributions (P, Q), read as neighbours in both directions (a
+        two-node graph with one edge: δ(ε) is the larger of :math:`H(P\|Q)` and
+        :math:`H(Q\|P)`); or a batch of E such pairs (:mod:`rainbowdp._pairs`). Pairs need no
+        graph and give the same numbers, bit for bit, as that two-node graph.
     epsilons : array_like of float
         Values ε >= 0 (finite).
+    one_way : bool, default False
+        For pairs only: only P relative to Q (the arc P → Q of a directed graph,
+        :math:`H(P\|Q)`).
 
     Returns
     -------
     numpy.ndarray
         δ(ε) for each ε, the smallest δ for which the mechanism is (ε, δ)-DP, each as the
-        smallest float at least the exact value (never under-reported).
+        smallest float at least the exact value (never under-reported); shape (k,) for k
+        values of ε, and (E, k) for a batch of pairs (row i for pair i).
 
     Examples
     --------
@@ -336,8 +380,24 @@ def privacy_profile(mechanism: Mechanism, epsilons: Sequence[float] | np.ndarray
     >>> M = Mechanism(G, [[0.75, 0.25], [0.25, 0.75]])
     >>> privacy_profile(M, [0.0, math.log(3)]).tolist()
     [0.5, 0.0]
+    >>> privacy_profile(([0.75, 0.25], [0.25, 0.75]), [0.0, math.log(3)]).tolist()
+    [0.5, 0.0]
     """
+    if not isinstance(mechanism, Mechanism):
+        from ._pairs import pairs_privacy_profile
+
+        return pairs_privacy_profile(mechanism, epsilons, one_way=one_way)
+    _no_one_way(one_way)
     m = check_mechanism(mechanism)
+    eps = _check_epsilons(epsilons)
+    if m.graph.n_edges == 0:
+        return np.zeros(eps.shape)
+    return _profile_core(m.probabilities, m.graph.edges, m.graph.directed, eps)
+
+
+def _check_epsilons(epsilons: Any) -> np.ndarray:
+    """``epsilons`` as a 1-D float array of finite values >= 0 (the check of
+    :func:`privacy_profile`)."""
     if isinstance(epsilons, str | bytes):
         raise ParameterTypeError(
             f"`epsilons` must be an array of numbers, got epsilons={epsilons!r}."
@@ -348,14 +408,85 @@ def privacy_profile(mechanism: Mechanism, epsilons: Sequence[float] | np.ndarray
     eps = np.atleast_1d(eps)
     if not np.all(np.isfinite(eps)) or np.any(eps < 0):
         raise ParameterError(f"`epsilons` must be finite and >= 0, got epsilons={epsilons!r}.")
-    if m.graph.n_edges == 0:
-        return np.zeros(eps.shape)
-    p, edges = m.probabilities, m.graph.edges
+    return eps
+
+
+def _profile_core(p: np.ndarray, edges: np.ndarray, one_way: bool, eps: np.ndarray) -> np.ndarray:
+    """δ(ε) over the edges of the rows ``p`` at each validated ε (both orders unless
+    ``one_way``): the computation behind :func:`privacy_profile` and :func:`hockey_stick`."""
     out = np.empty(eps.shape)
     for i, e in enumerate(eps.tolist()):
-        enc = enclose_exp(e)
-        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=m.graph.directed)
+        enc = _enclose(e)
+        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=one_way)
         out[i] = delta_upper(p, edges, enc, fwd, bwd)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _eta_upper(epsilon: float, q: int, row_sum: float) -> float:
+    """A float at least :func:`~rainbowdp._exact.float_error` for q outputs and rows summing
+    to at most ``row_sum`` (that bound grows with the largest row sum), remembered."""
+    rows = np.zeros((1, q))
+    rows[0, 0] = row_sum
+    return float_at_least(float_error(rows, _enclose(epsilon)))
+
+
+def _edge_delta_upper(
+    p: np.ndarray, edges: np.ndarray, enc: ExpEnclosure, fwd: np.ndarray, bwd: np.ndarray
+) -> np.ndarray:
+    r"""Per edge, what :func:`~rainbowdp._exact.delta_upper` returns for that edge alone.
+
+    That value is the smallest float at least :math:`\max\{H_L(P_u\|P_v), H_L(P_v\|P_u)\}`
+    (exact, ``fwd``/``bwd`` as there) whenever the exact work fits :data:`EXACT_WORK`, which
+    holds for 2q <= EXACT_WORK; larger q is handed to ``delta_upper`` edge by edge. The same
+    proof, vectorised over the edges: per edge the maximiser is an order whose float divergence
+    is within 2η of the edge's float maximum (η >= :func:`~rainbowdp._exact.float_error` of all
+    rows, with the largest row sum rounded up to a multiple of 2^-20: a bound for every edge;
+    the cut below it is lowered by 2η more, which covers the
+    rounding of the float cut); orders proved 0 by ``certified_zero`` are left out, and the
+    others are recomputed exactly (``_exact_pairs``) on the outputs not proved to give a zero
+    term (:math:`P_u(v) \le L\,P_v(v)`, the ``certified_zero`` test per output), which leaves
+    each exact sum unchanged.
+    """
+    n_e, q = edges.shape[0], p.shape[1]
+    out = np.zeros(n_e)
+    if n_e == 0:
+        return out
+    if 2 * q > EXACT_WORK:
+        two = np.array([[0, 1]], dtype=np.intp)
+        for i, (u, v) in enumerate(edges.tolist()):
+            out[i] = delta_upper(p[[u, v]], two, enc, fwd[i : i + 1], bwd[i : i + 1])
+        return out
+    eta = _eta_upper(enc.epsilon, q, math.ceil(float(p.sum(axis=1).max()) * 2.0**20) / 2.0**20)
+    h = np.maximum(fwd, bwd)
+    cut = np.nextafter(h - 4.0 * eta, -np.inf)
+    heads, tails, which = [], [], []
+    for hd, ca, cb in ((fwd, 0, 1), (bwd, 1, 0)):
+        sel = np.flatnonzero(hd >= cut)
+        if sel.size:
+            sel = sel[~certified_zero(p, edges[sel, ca], edges[sel, cb], enc)]
+        heads.append(edges[sel, ca])
+        tails.append(edges[sel, cb])
+        which.append(sel)
+    a, b, idx = np.concatenate(heads), np.concatenate(tails), np.concatenate(which)
+    if a.size == 0:
+        return out
+    pa, pb = p[a], p[b]
+    live = ~(_lifted(pa) <= _pred_scaled(pb, enc.m_lo, enc.k))  # terms not proved <= 0
+    width = max(1, int(live.sum(axis=1).max()))
+    cols = np.argsort(~live, axis=1, kind="stable")[:, :width]
+    keep = np.take_along_axis(live, cols, axis=1)
+    rows = np.empty((2 * a.size, width))
+    rows[0::2] = np.where(keep, np.take_along_axis(pa, cols, axis=1), 0.0)
+    rows[1::2] = np.where(keep, np.take_along_axis(pb, cols, axis=1), 0.0)
+    ia = np.arange(0, 2 * a.size, 2)
+    exact = _exact_pairs(rows, ia, ia + 1, enc.lo_num)
+    best = [0] * n_e
+    for i, val in zip(idx.tolist(), exact, strict=True):
+        best[i] = max(best[i], val)
+    scale = 1 << _SCALE
+    for i in set(idx.tolist()):
+        out[i] = float_at_least(Fraction(best[i], scale))
     return out
 
 
@@ -414,6 +545,12 @@ _EPS_EXACT_WORK = 50_000
 _EPS_ROUNDS = 4
 
 
+@functools.lru_cache(maxsize=4096)
+def _enclose(epsilon: float) -> ExpEnclosure:
+    """:func:`enclose_exp`, remembered: a pure function of the float ε (frozen result)."""
+    return enclose_exp(epsilon)
+
+
 def _bumped(e: float) -> float:
     return 0.0 if e <= 0 else e + _EPS_BUMP * max(1.0, e)
 
@@ -429,19 +566,54 @@ def _log_up(x: Fraction) -> float:
     else:
         e = math.log(x.numerator) - math.log(x.denominator)
     e = _bumped(e)
-    while enclose_exp(e).lo < x:  # pragma: no cover - the bump exceeds the log's error
+    while _enclose(e).lo < x:  # pragma: no cover - the bump exceeds the log's error
         e = _bumped(e)
     return e
+
+
+#: Breakpoints handed to :func:`pair_epsilon_exact` first by :func:`_pair_x_exact` (doubled
+#: until the dropped ones are proved inactive).
+_PRUNE_START = 8
+
+
+def _pair_x_exact(pa: np.ndarray, pb: np.ndarray, d: Fraction) -> Fraction | None:
+    r""":func:`pair_epsilon_exact` of the rows ``pa``, ``pb`` (δ scaled as ``d``), pruned.
+
+    The exact value depends only on the outputs with :math:`P_b(v) = 0` and on the breakpoints
+    :math:`r_v = P_a(v)/P_b(v) \ge x^*`. The answer :math:`x_T` of a subset T holding every
+    output with :math:`P_b(v) = 0` and the K largest float log-ratios is therefore the exact
+    answer as soon as every dropped output satisfies :math:`P_a(v) \le x_T P_b(v)`: then
+    :math:`H_{x_T} = H^T_{x_T} \le \delta`, and :math:`H_x \ge H^T_x > \delta` for
+    :math:`1 \le x < x_T`. That is proved as in :func:`rainbowdp._exact.certified_zero`
+    (:math:`2^s P_a \le \mathrm{pred}(\mathrm{fl}(m\,2^s P_b))` with :math:`m \le x_T`); K is
+    doubled until the proof succeeds (at worst T is every output). Same value, far fewer
+    rationals than the whole rows.
+    """
+    zero_b = pb == 0
+    live = np.flatnonzero(~zero_b & (pa > 0))
+    with np.errstate(divide="ignore"):
+        lr = np.log(pa[live]) - np.log(pb[live])  # only ranks the breakpoints (a heuristic)
+    live = live[np.argsort(-lr, kind="stable")]
+    fixed = np.flatnonzero(zero_b)
+    k = _PRUNE_START
+    while True:
+        keep = np.concatenate([fixed, live[:k]])
+        x = pair_epsilon_exact(int_rows(pa[keep]).tolist(), int_rows(pb[keep]).tolist(), d)
+        drop = live[k:]
+        if x is None or drop.size == 0:
+            return x
+        m = float_at_most(x)
+        if bool(np.all(_lifted(pa[drop]) <= _pred_scaled(pb[drop], m, 0))):
+            return x
+        k *= 4
 
 
 def _exact_candidates(p: np.ndarray, a: np.ndarray, b: np.ndarray, delta: float) -> float | None:
     """Smallest proved ε covering the directed pairs (a, b) exactly; ``None`` if infinite."""
     d = Fraction(delta) * (1 << P_SHIFT)  # on the scale of int_rows
-    nodes, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
-    rows = int_rows(p[nodes]).tolist()
     best = Fraction(1)
-    for i, j in zip(inverse[: a.size].tolist(), inverse[a.size :].tolist(), strict=True):
-        x = pair_epsilon_exact(rows[i], rows[j], d)
+    for i, j in zip(a.tolist(), b.tolist(), strict=True):
+        x = _pair_x_exact(p[i], p[j], d)
         if x is None:
             return None
         best = max(best, x)
@@ -462,11 +634,20 @@ def _surely_infinite(p: np.ndarray, a: np.ndarray, b: np.ndarray, delta: float) 
     return False
 
 
-def epsilon_for_delta(mechanism: Mechanism, delta: Any) -> Any:
+def epsilon_for_delta(mechanism: Any, delta: Any, *, one_way: bool = False) -> Any:
     r"""The smallest ε for which ``mechanism`` is (ε, δ)-DP, rounded up and proved.
 
     ``delta`` is a number (a float is returned) or a 1-D array of numbers (an array of the
     same length is returned, one proved ε per δ).
+
+    ``mechanism`` may also be two distributions: a pair ``(P, Q)`` of 1-D arrays or an array
+    of shape (2, q), read as neighbours in both directions (a two-node graph with one edge: the
+    smallest ε with :math:`P(S) \le e^\epsilon Q(S) + \delta` *and* :math:`Q(S) \le
+    e^\epsilon P(S) + \delta`); with ``one_way=True`` only the first (the arc P → Q of a
+    directed graph). Or a batch, an array (E, 2, q) of such pairs: the result then has one
+    value per pair, shape (E,) for a number δ and (E, k) for k values of δ
+    (:mod:`rainbowdp._pairs`). Pairs need no graph and give the same numbers, bit for bit, as
+    the two-node graph.
 
     For each ordered edge, :math:`x \mapsto H_x(P\|Q)` is decreasing, convex and piecewise
     linear with breakpoints at the likelihood ratios; the log-ratios are sorted and the linear
@@ -498,7 +679,14 @@ def epsilon_for_delta(mechanism: Mechanism, delta: Any) -> Any:
     743.747
     >>> epsilon_for_delta(M, [0.5, 1.0]).tolist()
     [0.0, 0.0]
+    >>> epsilon_for_delta(([0.75, 0.25], [0.25, 0.75]), 0.0) == e    # the same pair, no graph
+    True
     """
+    if not isinstance(mechanism, Mechanism):
+        from ._pairs import pairs_epsilon_for_delta
+
+        return pairs_epsilon_for_delta(mechanism, delta, one_way=one_way)
+    _no_one_way(one_way)
     m = check_mechanism(mechanism)
     if not isinstance(delta, numbers.Real) or isinstance(delta, bool):
         if isinstance(delta, str | bytes):
@@ -516,12 +704,18 @@ def epsilon_for_delta(mechanism: Mechanism, delta: Any) -> Any:
 
 def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
     """:func:`epsilon_for_delta` for one validated δ."""
-    p = m.probabilities
-    edges = m.graph.edges
+    return _epsilon_core(m.probabilities, m.graph.edges, m.graph.directed, dlt)
+
+
+def _log_estimates(
+    p: np.ndarray, edges: np.ndarray, one_way: bool, dlt: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_pair_log_epsilon` of both orders of every edge: arrays (2, E) ``(cand, err)``.
+
+    Row 0 is P_u relative to P_v for the edge (u, v), row 1 the reverse (``-inf`` and 0 for
+    the arcs of a directed graph, which constrain one order only).
+    """
     n_e = edges.shape[0]
-    if n_e == 0:
-        return 0.0
-    one_way = m.graph.directed
     cand = np.empty((2, n_e))
     err = np.empty((2, n_e))
     for rows, a, b in endpoint_rows(p, edges[:, 0], edges[:, 1]):
@@ -530,6 +724,43 @@ def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
             cand[1, rows], err[1, rows] = _pair_log_epsilon(b, a, dlt)
     if one_way:  # arcs constrain one order only: the reverse needs no epsilon at all
         cand[1], err[1] = -np.inf, 0.0
+    return cand, err
+
+
+def _unproven_orders(
+    p: np.ndarray, edges: np.ndarray, todo: np.ndarray, dlt: float, eps_hat: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`unproven` at ``eps_hat`` asked only about the orders ``todo`` (2, E): row 0 the
+    edges (u, v) as given, row 1 reversed; masks (forward, backward), False elsewhere."""
+    f, b = np.flatnonzero(todo[0]), np.flatnonzero(todo[1])
+    arcs = np.concatenate([edges[f], edges[b][:, ::-1]])
+    bad = unproven(p, arcs, _enclose(eps_hat), dlt, max_work=EXACT_WORK, one_way=True).forward
+    bad_f = np.zeros(edges.shape[0], dtype=bool)
+    bad_b = np.zeros(edges.shape[0], dtype=bool)
+    bad_f[f] = bad[: f.size]
+    bad_b[b] = bad[f.size :]
+    return bad_f, bad_b
+
+
+def _epsilon_core(
+    p: np.ndarray,
+    edges: np.ndarray,
+    one_way: bool,
+    dlt: float,
+    estimates: tuple[np.ndarray, np.ndarray] | None = None,
+) -> float:
+    """The proved smallest ε over the edges (u, v) of the rows ``p`` (both orders unless
+    ``one_way``): the one computation behind :func:`epsilon_for_delta`, for a mechanism's graph
+    and for pairs of distributions (:mod:`rainbowdp._pairs`). ``estimates`` are
+    :func:`_log_estimates` of these edges when already computed (for a batch of pairs, in one
+    vectorised pass)."""
+    n_e = edges.shape[0]
+    if n_e == 0:
+        return 0.0
+    if estimates is None:
+        cand, err = _log_estimates(p, edges, one_way, dlt)
+    else:
+        cand, err = (x.copy() for x in estimates)
     heads = (edges[:, 0], edges[:, 1])
     tails = (edges[:, 1], edges[:, 0])
 
@@ -559,11 +790,24 @@ def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
         return math.inf
     rest = np.ones(cand.size, dtype=bool)
     rest[maybe] = False
+    if not np.any(cand.ravel()[rest] > -np.inf):
+        # Every constrained order was solved exactly: its exact x satisfies H_x <= δ and
+        # L(exact_eps) >= x (_log_up), so H_L <= δ on each -- the proof below would find nothing
+        # unproven (and its work, maybe.size * q <= _EPS_EXACT_WORK, is within EXACT_WORK).
+        return exact_eps
     eps_hat = max(exact_eps, _bumped(float(cand.ravel()[rest].max(initial=0.0))))
+    n_dirs = int(np.count_nonzero(cand > -np.inf))
     for round_ in range(_EPS_ROUNDS):
-        bad_f, bad_b, _ = unproven(
-            p, edges, enclose_exp(eps_hat), dlt, max_work=EXACT_WORK, one_way=one_way
-        )
+        if round_ == 0 and eps_hat == exact_eps and n_dirs * p.shape[1] <= EXACT_WORK:
+            # At eps_hat = exact_eps the orders solved exactly are proved (see above); with the
+            # work within EXACT_WORK, unproven() decides "H_L > δ" exactly for every order, so
+            # asking it about the other orders only gives the same masks.
+            todo = rest.reshape(cand.shape) & (cand > -np.inf)
+            bad_f, bad_b = _unproven_orders(p, edges, todo, dlt, eps_hat)
+        else:
+            bad_f, bad_b, _ = unproven(
+                p, edges, _enclose(eps_hat), dlt, max_work=EXACT_WORK, one_way=one_way
+            )
         n_bad = int(bad_f.sum() + bad_b.sum())
         if n_bad == 0:
             return eps_hat

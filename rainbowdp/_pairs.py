@@ -1,0 +1,176 @@
+r"""Privacy numbers of two distributions, or of a batch of pairs, without a graph.
+
+The pair entry points of :func:`rainbowdp.epsilon_for_delta`, :func:`rainbowdp.privacy_profile`
+and :func:`rainbowdp.hockey_stick`. A pair (P, Q) is read as a rainbow graph with two nodes and
+one edge between them, and its answer is the one that graph would give, to the last bit: the
+same cores of :mod:`rainbowdp.privacy` run on the rows directly, so the numbers are the rounded
+up, proved ones of ``docs/verification.md``.
+
+* **Both directions** (the default): P and Q are neighbours both ways, like an undirected edge,
+  so the answer is the larger of the two directions: :math:`\delta(\epsilon) =
+  \max\{H_{e^\epsilon}(P\|Q), H_{e^\epsilon}(Q\|P)\}`, and the smallest ε with both
+  :math:`P(S) \le e^\epsilon Q(S) + \delta` and :math:`Q(S) \le e^\epsilon P(S) + \delta`.
+* ``one_way=True``: only P relative to Q, as the arc P → Q of a directed rainbow graph
+  (:class:`rainbowdp.RainbowGraph` with a ``networkx.DiGraph``): only
+  :math:`P(S) \le e^\epsilon Q(S) + \delta` is required, i.e. :math:`H_{e^\epsilon}(P\|Q)`.
+
+Accepted forms of the pairs: a tuple or list ``(P, Q)`` of two 1-D arrays of equal length, an
+array of shape ``(2, q)`` (one pair), or an array of shape ``(E, 2, q)`` whose ``[i, 0]`` and
+``[i, 1]`` are the P and Q of pair i (a batch: one answer per pair). Every row must be a
+distribution as in :class:`rainbowdp.Mechanism` (finite, non-negative, sum 1 within 1e-9).
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from ._kernels import CHUNK_ELEMENTS, directed_divergences
+from ._validation import check_delta, check_epsilon, real_array
+from .exceptions import ParameterError, ParameterTypeError
+from .mechanism import ROW_ATOL
+from .privacy import (
+    _check_epsilons,
+    _edge_delta_upper,
+    _enclose,
+    _epsilon_core,
+    _pair_log_epsilon,
+)
+
+__all__ = ["batch_hockey_stick", "pairs_epsilon_for_delta", "pairs_privacy_profile"]
+
+#: The one edge of a pair's two-node graph: row 0 (P) and row 1 (Q).
+_EDGE = np.array([[0, 1]], dtype=np.intp)
+
+_FORMS = "a pair (P, Q) of probability vectors, an array of shape (2, q) or (E, 2, q)"
+
+
+def _check_one_way(one_way: Any) -> bool:
+    if not isinstance(one_way, bool):
+        raise ParameterTypeError(f"`one_way` must be a bool, got one_way={one_way!r}.")
+    return one_way
+
+
+def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
+    """``value`` as a C-contiguous float64 array (E, 2, q) of checked pairs, and whether it was
+    a batch (an (E, 2, q) array) rather than one pair.
+
+    Raises
+    ------
+    ParameterTypeError
+        If the entries are not real numbers.
+    ParameterError
+        On another shape, P and Q of different lengths, or a row that is not a distribution.
+    """
+    if isinstance(value, tuple | list) and len(value) == 2:
+        sizes = [np.shape(v) for v in value]
+        if all(len(s) == 1 for s in sizes) and sizes[0] != sizes[1]:
+            raise ParameterError(
+                f"`{name}` must be a pair (P, Q) of vectors of equal length, got lengths "
+                f"{sizes[0][0]} and {sizes[1][0]}."
+            )
+    arr = real_array(value, name)
+    if arr.ndim == 2 and arr.shape[0] == 2:
+        arr, batched = arr[None], False
+    elif arr.ndim == 3 and arr.shape[1] == 2:
+        batched = True
+    else:
+        raise ParameterError(
+            f"`{name}` must be a Mechanism or {_FORMS}, got an array of shape {arr.shape}."
+        )
+    if arr.shape[2] == 0:
+        raise ParameterError(f"`{name}` must have at least one output, got shape {arr.shape}.")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    flat = arr.reshape(-1, arr.shape[2])
+    bad = ~np.isfinite(flat).all(axis=1) | (flat < 0).any(axis=1)
+    if not bad.any():
+        bad = np.abs(flat.sum(axis=1) - 1.0) > ROW_ATOL
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        where = ("P", "Q")[i % 2] + (f" of pair {i // 2}" if batched else "")
+        raise ParameterError(
+            f"`{name}`: {where} must be a distribution (finite, non-negative, sum 1 within "
+            f"{ROW_ATOL:g}), got {flat[i].tolist()}."
+        )
+    return arr, batched
+
+
+def _chunks(n: int, q: int) -> range:
+    return range(0, n, max(1, CHUNK_ELEMENTS // q))
+
+
+def pairs_epsilon_for_delta(value: Any, delta: Any, *, one_way: bool = False) -> Any:
+    """:func:`rainbowdp.epsilon_for_delta` of a pair or a batch (see the module notes).
+
+    Returns a float (one pair, one δ), an array (k,) (one pair, k values of δ), (E,) (a batch,
+    one δ) or (E, k) (a batch, k values of δ).
+    """
+    rows, batched = as_pairs(value)
+    one_way = _check_one_way(one_way)
+    scalar = isinstance(delta, numbers.Real) and not isinstance(delta, bool)
+    if scalar:
+        deltas = [check_delta(delta)]
+    else:
+        if isinstance(delta, str | bytes):
+            raise ParameterTypeError(
+                f"`delta` must be a number or an array of numbers, got delta={delta!r}."
+            )
+        arr = real_array(delta, "delta")
+        if arr.ndim != 1:
+            raise ParameterError(f"`delta` must be a number or a 1-D array, got shape {arr.shape}.")
+        deltas = [check_delta(float(d)) for d in arr]
+    n, q = rows.shape[0], rows.shape[2]
+    out = np.empty((n, len(deltas)))
+    for j, dlt in enumerate(deltas):
+        for start in _chunks(n, q):
+            block = rows[start : start + max(1, CHUNK_ELEMENTS // q)]
+            a, b = np.ascontiguousarray(block[:, 0]), np.ascontiguousarray(block[:, 1])
+            cand = np.full((2, block.shape[0]), -np.inf)
+            err = np.zeros((2, block.shape[0]))
+            cand[0], err[0] = _pair_log_epsilon(a, b, dlt)
+            if not one_way:
+                cand[1], err[1] = _pair_log_epsilon(b, a, dlt)
+            for i in range(block.shape[0]):
+                est = (cand[:, i : i + 1], err[:, i : i + 1])
+                out[start + i, j] = _epsilon_core(block[i], _EDGE, one_way, dlt, est)
+    if scalar:
+        out = out[:, 0]
+    return out if batched else (float(out[0]) if scalar else out[0])
+
+
+def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
+    """(E, k): per pair of ``rows`` (E, 2, q), δ(ε) at each checked ε."""
+    n, q = rows.shape[0], rows.shape[2]
+    p = rows.reshape(2 * n, q)
+    out = np.empty((n, eps.shape[0]))
+    for start in _chunks(n, q):
+        stop = min(n, start + max(1, CHUNK_ELEMENTS // q))
+        sub = p[2 * start : 2 * stop]
+        edges = np.arange(2 * (stop - start), dtype=np.intp).reshape(-1, 2)
+        for j, e in enumerate(eps.tolist()):
+            enc = _enclose(e)
+            fwd, bwd = directed_divergences(sub, edges, enc.m, enc.k, one_way=one_way)
+            out[start:stop, j] = _edge_delta_upper(sub, edges, enc, fwd, bwd)
+    return out
+
+
+def pairs_privacy_profile(value: Any, epsilons: Any, *, one_way: bool = False) -> np.ndarray:
+    """:func:`rainbowdp.privacy_profile` of a pair (array (k,)) or a batch (array (E, k))."""
+    rows, batched = as_pairs(value)
+    one_way = _check_one_way(one_way)
+    out = _profile(rows, _check_epsilons(epsilons), one_way)
+    return out if batched else out[0]
+
+
+def batch_hockey_stick(value: Any, epsilon: Any) -> np.ndarray:
+    r""":math:`H_{e^\epsilon}(P_i\|Q_i)` for each pair of an (E, 2, q) batch: an array (E,)."""
+    rows, batched = as_pairs(value, "p")
+    if not batched:
+        raise ParameterError(
+            f"`p` must be a batch of shape (E, 2, q) when `q` is not given, got shape "
+            f"{rows.shape[1:]}; for one pair call hockey_stick(p, q, epsilon)."
+        )
+    eps = np.array([check_epsilon(epsilon)])
+    return _profile(rows, eps, True)[:, 0]
