@@ -8,8 +8,8 @@ directions of the pair count, as in rainbowdp) and answers ``get_delta_for_epsil
 and the median of ``--repeats`` runs (default 3).
 
 (a) Per pair, q = 2, 10, 100 outputs, random pairs with positive entries: microseconds per pair
-    of ``max(hockey_stick(p, r, eps), hockey_stick(r, p, eps))`` and of ``epsilon_for_delta`` on
-    the two-node mechanism (``Mechanism(count_path(1), [p, r])``, validation included) against
+    of ``privacy_profile((p, r), [eps])`` and ``epsilon_for_delta((p, r), delta)`` (the pair
+    path, both directions, validation included; one call per pair and one batch) against
     dp_accounting's PLD + ``get_delta_for_epsilon`` / + ``get_epsilon_for_delta``. dp_accounting's
     inputs (the log-PMF dictionaries) are built before timing, so its figures exclude that step.
 (b) A count path of ``--path`` counts (default 10^6 edges) with a random mechanism (or the
@@ -39,7 +39,7 @@ from rainbowdp.builders import count_path
 from rainbowdp.interop import DEFAULT_DISCRETIZATION
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.noise import geometric
-from rainbowdp.privacy import epsilon_for_delta, hockey_stick, verify
+from rainbowdp.privacy import epsilon_for_delta, privacy_profile, verify
 
 
 def random_rows(rng: np.random.Generator, k: int, q: int) -> np.ndarray:
@@ -78,21 +78,14 @@ class Peer:
 
 
 def exact_deltas(a: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
-    """rainbowdp's sound delta(eps) of each pair, both directions."""
-    return np.array(
-        [max(hockey_stick(x, y, eps), hockey_stick(y, x, eps)) for x, y in zip(a, b, strict=True)]
-    )
+    """rainbowdp's sound delta(eps) of each pair, both directions (the pair path, one call per
+    pair)."""
+    return np.array([privacy_profile((x, y), [eps])[0] for x, y in zip(a, b, strict=True)])
 
 
 def exact_epsilons(a: np.ndarray, b: np.ndarray, delta: float) -> np.ndarray:
-    """rainbowdp's proved eps(delta) of each pair, as a two-node mechanism."""
-    G = count_path(1, outputs=range(a.shape[1]))
-    return np.array(
-        [
-            epsilon_for_delta(Mechanism(G, np.stack([x, y])), delta)
-            for x, y in zip(a, b, strict=True)
-        ]
-    )
+    """rainbowdp's proved eps(delta) of each pair (the pair path, one call per pair)."""
+    return np.array([epsilon_for_delta((x, y), delta) for x, y in zip(a, b, strict=True)])
 
 
 def us(t: float, k: int) -> float:
@@ -146,20 +139,18 @@ def part_a(args: argparse.Namespace, rng: np.random.Generator) -> None:
     print(f"  {'q / computation':<56}{'min us':>10}{'med us':>10}  dp_accounting / rainbowdp")
     for q in args.outputs:
         a, b = random_rows(rng, k, q), random_rows(rng, k, q)
-        G = count_path(1, outputs=range(q))
         h_min, h_med, hs = timed(lambda a=a, b=b: exact_deltas(a, b, eps), args.repeats)
-        e_min, e_med, es = timed(
-            lambda a=a, b=b, G=G: [
-                epsilon_for_delta(Mechanism(G, np.stack([x, y])), delta)
-                for x, y in zip(a, b, strict=True)
-            ],
-            args.repeats,
-        )
+        e_min, e_med, es = timed(lambda a=a, b=b: exact_epsilons(a, b, delta), args.repeats)
+        batch = np.stack([a, b], axis=1)  # (k, 2, q)
+        bd_min, bd_med, bd = timed(lambda x=batch: privacy_profile(x, [eps])[:, 0], args.repeats)
+        be_min, be_med, be = timed(lambda x=batch: epsilon_for_delta(x, delta), args.repeats)
+        assert np.array_equal(bd, hs) and np.array_equal(be, es)  # batch = one call per pair
         peer = Peer(a, b, args.interval)
         d_min, d_med, pd = timed(lambda peer=peer: peer.deltas(eps), args.repeats)
         p_min, p_med, pe = timed(lambda peer=peer: peer.epsilons(delta), args.repeats)
         print(f"  q = {q}")
-        line(f"rainbowdp hockey_stick both ways, eps = {eps}", us(h_min, k), us(h_med, k), 1)
+        line(f"rainbowdp privacy_profile((p, q), [{eps}])", us(h_min, k), us(h_med, k), 1)
+        line(f"  the same, one batch of {k} pairs", us(bd_min, k), us(bd_med, k), 1)
         line(
             "dp_accounting PLD + get_delta_for_epsilon",
             us(d_min, k),
@@ -167,7 +158,8 @@ def part_a(args: argparse.Namespace, rng: np.random.Generator) -> None:
             1,
             vs(d_min, d_med, h_min, h_med),
         )
-        line(f"rainbowdp epsilon_for_delta, delta = {delta:g}", us(e_min, k), us(e_med, k), 1)
+        line(f"rainbowdp epsilon_for_delta((p, q), {delta:g})", us(e_min, k), us(e_med, k), 1)
+        line(f"  the same, one batch of {k} pairs", us(be_min, k), us(be_med, k), 1)
         line(
             "dp_accounting PLD + get_epsilon_for_delta",
             us(p_min, k),

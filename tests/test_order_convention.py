@@ -349,7 +349,9 @@ def test_invalid_boundary_says_when_rainbow_order_would_be_valid():
     rows = {("a", "b"): [0.8, 0.2], ("b", "a"): [0.2, 0.8]}
     with pytest.raises(InvalidBoundaryError, match=r"delta >= 0\.470256.*order='rainbow'"):
         optimal_mechanism(G, epsilon=0.5, boundary=rows)
-    with pytest.raises(InvalidBoundaryError, match=r"delta >= 0\.470256 at this epsilon\.$"):
+    with pytest.raises(
+        InvalidBoundaryError, match=r"delta >= 0\.470256 at this epsilon \(rounded up\)\.$"
+    ):
         optimal_mechanism(G, epsilon=0.5, boundary=rows, order="outputs")
     with no_permuted_warning():
         M = optimal_mechanism(G, epsilon=0.5, boundary=rows, order="rainbow")
