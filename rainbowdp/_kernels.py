@@ -135,16 +135,21 @@ def directed_divergences(
     fwd = np.empty(n_e)
     bwd = np.full(n_e, -np.inf) if one_way else np.empty(n_e)
     t = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
+    # Row sums as a product with a vector of ones (BLAS): faster than ``sum(axis=1)`` over short
+    # rows, and the same error bound -- any order of adding q non-negative terms errs by at
+    # most (q - 1)u times their sum (an FMA with 1.0 rounds like an addition), the bound
+    # :func:`rainbowdp._exact.float_error` uses.
+    ones = np.ones(q)
     for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
         tt = t[: aa.shape[0]]
         scaled_product(bb, m, k, out=tt)
         np.subtract(aa, tt, out=tt)
         np.maximum(tt, 0.0, out=tt)
-        tt.sum(axis=1, out=fwd[rows])
+        np.matmul(tt, ones, out=fwd[rows])
         if one_way:
             continue
         scaled_product(aa, m, k, out=tt)
         np.subtract(bb, tt, out=tt)
         np.maximum(tt, 0.0, out=tt)
-        tt.sum(axis=1, out=bwd[rows])
+        np.matmul(tt, ones, out=bwd[rows])
     return fwd, bwd
