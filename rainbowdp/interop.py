@@ -305,13 +305,17 @@ class Pair:
 
     def delta(self, epsilon: float) -> float:
         r"""The smallest δ at ε for this pair (both constrained orders), never under-reported:
-        :func:`~rainbowdp.privacy.privacy_profile` of :attr:`mechanism`."""
-        return float(privacy_profile(self.mechanism, [check_epsilon(epsilon)])[0])
+        :func:`~rainbowdp.privacy.privacy_profile` of the two PMFs (the same number as for
+        :attr:`mechanism`, without building it)."""
+        eps = [check_epsilon(epsilon)]
+        return float(privacy_profile((self.p_a, self.p_b), eps, one_way=self.one_way)[0])
 
     def epsilon(self, delta: float) -> float:
         """The smallest ε at δ for this pair, rounded up and proved:
-        :func:`~rainbowdp.privacy.epsilon_for_delta` of :attr:`mechanism`."""
-        return float(epsilon_for_delta(self.mechanism, check_delta(delta)))
+        :func:`~rainbowdp.privacy.epsilon_for_delta` of the two PMFs (the same number as for
+        :attr:`mechanism`, without building it)."""
+        dlt = check_delta(delta)
+        return float(epsilon_for_delta((self.p_a, self.p_b), dlt, one_way=self.one_way))
 
     def to_dict(self) -> dict:
         """Plain data (see :func:`plain`): nodes, outputs, the two PMFs and the direction flags.
