@@ -205,16 +205,29 @@ def float_error(p: np.ndarray, enc: ExpEnclosure) -> Fraction:
     difference underflows by at most τ). Saturated: no interval term (:math:`\hat x = L = U`).
     """
     q = p.shape[1]
-    s_up = Fraction(float(p.sum(axis=1).max())) * (1 + q * U_ROUND * 2)
-    # relative round-off of the products, differences and the sum, plus an absolute underflow
-    # error of at most tau per product (fl(m (2^k Q)): the scaling is exact, the product
-    # rounds once) and per difference
-    err = (q + 2) * U_ROUND * s_up * (1 + Fraction(1, 2**30)) + 2 * q * TAU
+    row_sum = float(p.sum(axis=1).max())
+    s_up = Fraction(row_sum) * (1 + q * U_ROUND * 2)
+    err = rounding_error(row_sum, q)
     if enc.saturated:
         return err
     xf = enc.x_hat
     low, high = min(enc.lo, xf), max(enc.hi, xf)
     return err + (high - low) * s_up / low
+
+
+def rounding_error(p: np.ndarray | float, q: int) -> Fraction:
+    r"""The round-off part of :func:`float_error`: a bound on :math:`|\hat H - H_{\hat x}|`.
+
+    ``p`` is the rows, or their largest row sum as a float. This bounds the error of
+    :func:`~rainbowdp._kernels.directed_divergences` at the float multiplier it is given,
+    with no enclosure of :math:`e^\epsilon`: the relative round-off of the products,
+    differences and the sum, plus an absolute underflow error of at most τ per product
+    (:math:`\mathrm{fl}(m\,(2^kQ))`: the scaling is exact, the product rounds once) and per
+    difference.
+    """
+    row_sum = float(p) if np.isscalar(p) else float(np.asarray(p).sum(axis=1).max())
+    s_up = Fraction(row_sum) * (1 + q * U_ROUND * 2)
+    return (q + 2) * U_ROUND * s_up * (1 + Fraction(1, 2**30)) + 2 * q * TAU
 
 
 #: Both sides of a float comparison are scaled by 2^_LIFT first (exact: every entry is below 2),
@@ -367,6 +380,7 @@ def delta_upper(
     enc: ExpEnclosure,
     fwd: np.ndarray,
     bwd: np.ndarray,
+    eta: Fraction | None = None,
 ) -> float:
     r"""A float :math:`\ge \max_{d \sim d'} H_{e^\epsilon}` over both directions of every edge.
 
@@ -377,11 +391,13 @@ def delta_upper(
     :func:`certified_zero` proves to be 0, are recomputed exactly and the smallest float above
     their maximum is returned -- unless they hold more than :data:`EXACT_WORK` entries, when
     :math:`\hat h + \eta` (rounded up) is returned: still an upper bound, at most
-    :math:`2\eta` above the exact value.
+    :math:`2\eta` above the exact value. ``eta``, when given, is :func:`float_error` of ``p``
+    at ``enc`` computed by the caller (any larger bound is also sound).
     """
     if fwd.size == 0:
         return 0.0
-    eta = float_error(p, enc)
+    if eta is None:
+        eta = float_error(p, enc)
     h = np.maximum(fwd, bwd)
     h_max = float(h.max())
     floor = float_at_most(Fraction(h_max) - 2 * eta)

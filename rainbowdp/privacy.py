@@ -74,6 +74,7 @@ from ._kernels import (
     scaled_exp,
     scaled_product,
 )
+from ._profile import profile_one_pass
 from ._validation import (
     check_delta,
     check_epsilon,
@@ -413,13 +414,26 @@ def _check_epsilons(epsilons: Any) -> np.ndarray:
 
 def _profile_core(p: np.ndarray, edges: np.ndarray, one_way: bool, eps: np.ndarray) -> np.ndarray:
     """δ(ε) over the edges of the rows ``p`` at each validated ε (both orders unless
-    ``one_way``): the computation behind :func:`privacy_profile` and :func:`hockey_stick`."""
+    ``one_way``): the computation behind :func:`privacy_profile` and :func:`hockey_stick`.
+
+    Many ε on many edges are answered in one pass over the edges
+    (:func:`rainbowdp._profile.profile_one_pass`), a few by one pass per ε; both give
+    :func:`~rainbowdp._exact.delta_upper` of all edges at each ε."""
+    grid, where = np.unique(eps, return_inverse=True)
+    if grid.size >= _ONE_PASS_MIN_EPS and edges.shape[0] >= _ONE_PASS_MIN_EDGES:
+        return profile_one_pass(p, edges, one_way, grid)[where.reshape(eps.shape)]
     out = np.empty(eps.shape)
     for i, e in enumerate(eps.tolist()):
         enc = _enclose(e)
         fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=one_way)
         out[i] = delta_upper(p, edges, enc, fwd, bwd)
     return out
+
+
+#: :func:`_profile_core` evaluates every edge at every ε below these sizes, and in one pass over
+#: the edges (:mod:`rainbowdp._profile`) from them on: the same values either way.
+_ONE_PASS_MIN_EPS = 3
+_ONE_PASS_MIN_EDGES = 1024
 
 
 @functools.lru_cache(maxsize=4096)

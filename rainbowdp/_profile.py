@@ -1,0 +1,266 @@
+r"""The privacy profile at many ε in one pass over the edges.
+
+:func:`rainbowdp.privacy_profile` asks for :math:`\delta(\epsilon_k) = \max_{d \sim d'}
+H_{e^{\epsilon_k}}` at k = 1, …, K. Evaluating every edge at every ε costs K passes over the
+edges. :func:`profile_one_pass` gathers every edge once, at a few *anchors* of the sorted grid,
+and proves for most edges that they cannot attain any of the K maxima; only the others are
+evaluated at every ε of their interval.
+
+The proofs rest on three facts about one ordered pair (P, Q) and :math:`x = e^\epsilon`:
+
+* :math:`x \mapsto H_x(P\|Q)` is non-increasing, so after an anchor the divergence is at most
+  its value there;
+* it is convex, so between two anchors it lies below its chord;
+* if its float value at a multiplier :math:`\tilde m 2^k` just below :math:`e^{\epsilon_a}`
+  (:func:`_below`) is exactly 0, then :math:`P(v) \le \mathrm{fl}(\tilde m 2^k Q(v)) \le
+  e^{\epsilon_a} Q(v)` for every output, so it is 0 at every ε >= ε_a (for rows with no
+  positive entry below :math:`2^{-1000}`, where products cannot be subnormal; edges touching
+  other rows are never dropped this way).
+
+Anchor values are computed as :func:`rainbowdp._kernels.directed_divergences` computes, so
+:func:`rainbowdp._exact.rounding_error` bounds their error. The rows largest at an anchor are
+evaluated at every ε and give lower bounds :math:`L_k \le \delta(\epsilon_k)` (float value
+minus :func:`rainbowdp._exact.float_error`, rounded down). An edge is dropped from an interval
+when its bound (anchor value, or chord, plus the error) is below :math:`L_k` at every ε of the
+interval -- tested for all chords at once through the upper envelope of the lines
+:math:`s \mapsto t_k s - L_k` (:func:`_envelope`) -- or when it is zero from the anchor on. An
+interval that keeps more than :data:`SPLIT_EDGES` edges is cut in two (where the bounds say δ
+may reach 0, otherwise in the middle) and its edges evaluated at the cut. Each ε is then
+answered by :func:`rainbowdp._exact.delta_upper` over the edges kept for it.
+
+The exact maximiser is never dropped, so each value is the one the per-ε computation returns:
+the smallest float at least the exact maximum. The two can differ only where the per-ε
+computation falls back to the float maximum plus its error bound because the exact work would
+exceed ``EXACT_WORK``; the one-pass value is then the tighter upper bound.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from ._exact import (
+    ExpEnclosure,
+    delta_upper,
+    enclose_exp,
+    float_at_least,
+    float_error,
+    rounding_error,
+)
+from ._kernels import CHUNK_ELEMENTS, directed_divergences, endpoint_rows, scaled_product
+
+__all__ = ["profile_one_pass"]
+
+#: Intervals (anchors) of the sorted ε grid evaluated for every edge.
+N_ANCHORS = 3
+
+
+def _eta(enc: ExpEnclosure, q: int, row_sum: float) -> Fraction:
+    """:func:`float_error` of any rows of q outputs whose largest row sum is ``row_sum`` (the
+    bound depends on the rows only through that sum)."""
+    rows = np.zeros((1, q))
+    rows[0, 0] = row_sum
+    return float_error(rows, enc)
+
+
+def _anchor_values(
+    aa: np.ndarray,
+    bb: np.ndarray,
+    mults: list[tuple[float, int]],
+    one_way: bool,
+    buf: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out`` (n, A): the larger float divergence of the two directions of each row pair at
+    each multiplier ``m 2^k``, computed as :func:`rainbowdp._kernels.directed_divergences`
+    does (same roundings, so :func:`rainbowdp._exact.rounding_error` bounds the error)."""
+    n, q = aa.shape
+    tt = buf[:n]
+    ones = np.ones(q)
+    col = np.empty(n)
+    for j, (m, k) in enumerate(mults):
+        scaled_product(bb, m, k, out=tt)
+        np.subtract(aa, tt, out=tt)
+        np.maximum(tt, 0.0, out=tt)
+        np.matmul(tt, ones, out=out[:, j])
+        if one_way:
+            continue
+        scaled_product(aa, m, k, out=tt)
+        np.subtract(bb, tt, out=tt)
+        np.maximum(tt, 0.0, out=tt)
+        np.matmul(tt, ones, out=col)
+        np.maximum(out[:, j], col, out=out[:, j])
+
+
+def _rows_at_all(
+    p: np.ndarray, edges: np.ndarray, encs: list[ExpEnclosure], one_way: bool
+) -> np.ndarray:
+    """(n, K): float divergences (larger direction) of a few edges at every ε of the grid."""
+    out = np.empty((edges.shape[0], len(encs)))
+    for k, enc in enumerate(encs):
+        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=one_way)
+        out[:, k] = np.maximum(fwd, bwd)
+    return out
+
+
+def _envelope(slopes: np.ndarray, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""The upper envelope :math:`g(s) = \max_k (t_k s - c_k)` of lines with increasing slopes.
+
+    Returns ``(breaks, t, c)``: on :math:`s \le` ``breaks[0]`` the first line is the maximum,
+    between ``breaks[i-1]`` and ``breaks[i]`` line i; evaluate with
+    :func:`numpy.searchsorted` (see :func:`_envelope_at`).
+    """
+    hull: list[int] = []
+    for k in range(slopes.size):
+        if hull and slopes[k] == slopes[hull[-1]]:
+            if cuts[k] >= cuts[hull[-1]]:
+                continue
+            hull.pop()
+        while len(hull) >= 2:
+            i, j = hull[-2], hull[-1]
+            # line j is useless if lines i and k meet below it
+            if (cuts[k] - cuts[i]) * (slopes[j] - slopes[i]) <= (cuts[j] - cuts[i]) * (
+                slopes[k] - slopes[i]
+            ):
+                hull.pop()
+            else:
+                break
+        hull.append(k)
+    h = np.array(hull)
+    t, c = slopes[h], cuts[h]
+    breaks = (c[1:] - c[:-1]) / (t[1:] - t[:-1])
+    return breaks, t, c
+
+
+def _envelope_at(env: tuple[np.ndarray, np.ndarray, np.ndarray], s: np.ndarray) -> np.ndarray:
+    breaks, t, c = env
+    i = np.searchsorted(breaks, s)
+    return t[i] * s - c[i]
+
+
+def _below(enc: ExpEnclosure) -> tuple[float, int]:
+    r"""A multiplier :math:`\tilde m\,2^k` with :math:`\tilde m 2^k (1 + u) \le L \le
+    e^\epsilon`: :math:`\tilde m = \mathrm{fl}(m_{lo}(1 - 2^{-50}))`. (Saturated: far above
+    every likelihood ratio, where H is the one of :math:`e^\epsilon`.)"""
+    return float(enc.m_lo * (1.0 - 2.0**-50)), enc.k
+
+
+#: Kept edges above which an interval of the grid is cut in two (one more evaluation of them).
+SPLIT_EDGES = 2048
+
+
+def profile_one_pass(
+    p: np.ndarray, edges: np.ndarray, one_way: bool, grid: np.ndarray
+) -> np.ndarray:
+    """δ(ε) over the edges at each ε of ``grid`` (sorted, distinct, finite, >= 0).
+
+    The same values as :func:`rainbowdp._exact.delta_upper` at each ε over all edges (see the
+    module notes), with one gather of all edges.
+    """
+    n_e, q = edges.shape[0], p.shape[1]
+    n_k = grid.shape[0]
+    encs = [enclose_exp(float(e)) for e in grid.tolist()]
+    row_sum = float(p.sum(axis=1).max())
+    eta_exact = [_eta(enc, q, row_sum) for enc in encs]
+    etas = np.array([float_at_least(e) for e in eta_exact])
+    err = float_at_least(rounding_error(row_sum, q))
+    mults = [_below(enc) for enc in encs]
+    with np.errstate(over="ignore"):
+        xs = np.exp(grid)  # to within a few ulps
+    xm = [math.ldexp(m, k) if k < 1000 else math.inf for m, k in mults]  # inf: no chord
+    anchors = np.unique(np.linspace(0, n_k - 1, min(N_ANCHORS, n_k)).round().astype(np.intp))
+    n_a = anchors.size
+    low = np.full(n_k, -np.inf)  # L_k <= δ(ε_k), from rows evaluated at every ε
+    buf = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
+
+    def learn(picks: np.ndarray) -> None:
+        nonlocal low
+        f = _rows_at_all(p, edges[picks], encs, one_way)
+        low = np.maximum(low, np.nextafter(f.max(axis=0) - etas, -np.inf))
+
+    # Phase 1, one gather: every edge at the anchors, and lower bounds from the rows largest
+    # at some anchor.
+    vals = np.empty((n_e, n_a))
+    best = np.full(n_a, -np.inf)
+    a_mults = [mults[i] for i in anchors.tolist()]
+    for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
+        v = vals[rows]
+        _anchor_values(aa, bb, a_mults, one_way, buf, v)
+        top = np.argmax(v, axis=0)
+        gain = v[top, np.arange(n_a)] > best
+        if gain.any():
+            best = np.maximum(best, v.max(axis=0))
+            learn(np.unique(top[gain]) + rows.start)
+
+    # An edge whose value at a multiplier m 2^k is exactly 0 has P_a(v) <= fl(m 2^k P_b(v)) <=
+    # m 2^k (1 + u) P_b(v) <= L P_b(v) on every output, hence H = 0 at every ε from there on
+    # -- provided no product m 2^k P_b(v) > 0 is subnormal: no positive entry below 2^-1000.
+    irregular = np.flatnonzero(np.any((p > 0) & (p < 2.0**-1000), axis=1))
+    odd = None
+    if irregular.size:
+        odd = np.isin(edges[:, 0], irregular) | np.isin(edges[:, 1], irregular)
+
+    def at(idx: np.ndarray, k: int) -> np.ndarray:
+        """Values of the edges ``idx`` at the multiplier below e^{ε_k}."""
+        out_k = np.empty((idx.size, 1))
+        for sl, aa, bb in endpoint_rows(p, edges[idx, 0], edges[idx, 1]):
+            _anchor_values(aa, bb, [mults[k]], one_way, buf, out_k[sl])
+        return out_k[:, 0]
+
+    out = np.zeros(n_k)
+
+    def solve(k0: int, k1: int, idx: np.ndarray, fa: np.ndarray, fb: np.ndarray | None) -> None:
+        """δ at grid indices k0 .. k1 - 1 from the edges ``idx`` (a superset of those that can
+        attain the maximum there); ``fa``, ``fb``: their values at k0 and at k1 (None: k1 is
+        past the grid)."""
+        keep = fa > 0.0 if odd is None else (fa > 0.0) | odd[idx]
+        cuts = low[k0:k1]
+        flat = np.flatnonzero(cuts <= 2.0 * err)
+        if idx.size > SPLIT_EDGES and flat.size and 0 < flat[0] < k1 - k0 - 1:
+            # δ may reach ~0 inside: no bound prunes there but a zero; cut where it may start
+            split(k0, int(k0 + flat[0]), k1, idx[keep], fa[keep], None if fb is None else fb[keep])
+            return
+        if np.all(np.isfinite(cuts)):
+            # H(x) <= H(x_a) <= F_a + err on the interval: drop F_a + err < min L (threshold
+            # rounded down twice, so the real-number inequality holds)
+            keep &= fa >= np.nextafter(float(cuts.min()) - err, -np.inf)
+        idx, fa = idx[keep], fa[keep]
+        fb = None if fb is None else fb[keep]
+        # H is convex in x = e^ε: below its chord between the multipliers x1 < x_k and x2
+        # (beyond x2, below H(x2)); t_k = (x_k - x1) / (x2 - x1) errs by at most tau (float exp
+        # and division) and |F_b - F_a| <= 2
+        x1 = xm[k0]
+        x2 = xm[k1] if fb is not None else math.inf
+        tau = 8 * 2.0**-53 * x2 / (x2 - x1) if x1 < x2 < math.inf else math.inf
+        if idx.size and tau <= 2.0**-20 and np.all(np.isfinite(cuts)):
+            t = np.clip((xs[k0:k1] - x1) / (x2 - x1), 0.0, 1.0)
+            ok = fa + _envelope_at(_envelope(t, cuts), fb - fa) + (err + 2 * tau) >= 0
+            idx, fa, fb = idx[ok], fa[ok], fb[ok]
+        if idx.size == 0:
+            return
+        if idx.size > SPLIT_EDGES and k1 - k0 > 2:
+            split(k0, (k0 + k1) // 2, k1, idx, fa, fb)
+            return
+        sub = edges[idx]
+        for k in range(k0, k1):
+            enc = encs[k]
+            fwd, bwd = directed_divergences(p, sub, enc.m, enc.k, one_way=one_way)
+            out[k] = delta_upper(p, sub, enc, fwd, bwd, eta_exact[k])
+
+    def split(
+        k0: int, km: int, k1: int, idx: np.ndarray, fa: np.ndarray, fb: np.ndarray | None
+    ) -> None:
+        """:func:`solve` on k0 .. km - 1 and km .. k1 - 1, the edges evaluated at km."""
+        fm = at(idx, km)
+        learn(idx[[int(np.argmax(fm))]])
+        solve(km, k1, idx, fm, fb)
+        solve(k0, km, idx, fa, fm)
+
+    everything = np.arange(n_e)
+    bounds = np.append(anchors, n_k)
+    for j in range(n_a - 1, -1, -1):
+        fb = vals[:, j + 1] if j + 1 < n_a else None
+        solve(int(bounds[j]), int(bounds[j + 1]), everything, vals[:, j], fb)
+    return out
