@@ -230,6 +230,24 @@ def rounding_error(p: np.ndarray | float, q: int) -> Fraction:
     return (q + 2) * U_ROUND * s_up * (1 + Fraction(1, 2**30)) + 2 * q * TAU
 
 
+def multiplier_below(enc: ExpEnclosure) -> tuple[float, int]:
+    r"""A float multiplier :math:`\tilde m\,2^k` with :math:`\tilde m 2^k (1 + u) \le L \le
+    e^\epsilon`: :math:`\tilde m = \mathrm{fl}(m_{lo}(1 - 2^{-50}))`.
+
+    A float divergence at this multiplier that is exactly 0 proves :math:`H_L = 0`: every
+    term has :math:`P(v) \le \mathrm{fl}(\tilde m 2^k Q(v)) \le \tilde m 2^k (1 + u) Q(v)
+    \le L\,Q(v)` -- for rows without positive entries below :math:`2^{-1000}` (see
+    :func:`irregular_rows`), where no product is subnormal. Saturated: far above every
+    likelihood ratio, where H is the one of :math:`e^\epsilon`.
+    """
+    return float(enc.m_lo * (1.0 - 2.0**-50)), enc.k
+
+
+def irregular_rows(p: np.ndarray) -> np.ndarray:
+    """Indices of the rows with a positive entry below 2^-1000 (see :func:`multiplier_below`)."""
+    return np.flatnonzero(np.any((p > 0) & (p < 2.0**-1000), axis=1))
+
+
 #: Both sides of a float comparison are scaled by 2^_LIFT first (exact: every entry is below 2),
 #: so subnormal probabilities become normal numbers and a product errs by one relative rounding.
 _LIFT = 600

@@ -12,10 +12,11 @@ The proofs rest on three facts about one ordered pair (P, Q) and :math:`x = e^\e
   its value there;
 * it is convex, so between two anchors it lies below its chord;
 * if its float value at a multiplier :math:`\tilde m 2^k` just below :math:`e^{\epsilon_a}`
-  (:func:`_below`) is exactly 0, then :math:`P(v) \le \mathrm{fl}(\tilde m 2^k Q(v)) \le
-  e^{\epsilon_a} Q(v)` for every output, so it is 0 at every ε >= ε_a (for rows with no
-  positive entry below :math:`2^{-1000}`, where products cannot be subnormal; edges touching
-  other rows are never dropped this way).
+  (:func:`rainbowdp._exact.multiplier_below`) is exactly 0, then
+  :math:`P(v) \le \mathrm{fl}(\tilde m 2^k Q(v)) \le e^{\epsilon_a} Q(v)` for every
+  output, so it is 0 at every ε >= ε_a (for rows with no positive entry below
+  :math:`2^{-1000}`, where products cannot be subnormal; edges touching other rows are never
+  dropped this way).
 
 Anchor values are computed as :func:`rainbowdp._kernels.directed_divergences` computes, so
 :func:`rainbowdp._exact.rounding_error` bounds their error. The rows largest at an anchor are
@@ -47,6 +48,8 @@ from ._exact import (
     enclose_exp,
     float_at_least,
     float_error,
+    irregular_rows,
+    multiplier_below,
     rounding_error,
 )
 from ._kernels import CHUNK_ELEMENTS, directed_divergences, endpoint_rows, scaled_product
@@ -140,13 +143,6 @@ def _envelope_at(env: tuple[np.ndarray, np.ndarray, np.ndarray], s: np.ndarray) 
     return t[i] * s - c[i]
 
 
-def _below(enc: ExpEnclosure) -> tuple[float, int]:
-    r"""A multiplier :math:`\tilde m\,2^k` with :math:`\tilde m 2^k (1 + u) \le L \le
-    e^\epsilon`: :math:`\tilde m = \mathrm{fl}(m_{lo}(1 - 2^{-50}))`. (Saturated: far above
-    every likelihood ratio, where H is the one of :math:`e^\epsilon`.)"""
-    return float(enc.m_lo * (1.0 - 2.0**-50)), enc.k
-
-
 #: Kept edges above which an interval of the grid is cut in two (one more evaluation of them).
 SPLIT_EDGES = 2048
 
@@ -166,7 +162,7 @@ def profile_one_pass(
     eta_exact = [_eta(enc, q, row_sum) for enc in encs]
     etas = np.array([float_at_least(e) for e in eta_exact])
     err = float_at_least(rounding_error(row_sum, q))
-    mults = [_below(enc) for enc in encs]
+    mults = [multiplier_below(enc) for enc in encs]
     with np.errstate(over="ignore"):
         xs = np.exp(grid)  # to within a few ulps
     xm = [math.ldexp(m, k) if k < 1000 else math.inf for m, k in mults]  # inf: no chord
@@ -197,7 +193,7 @@ def profile_one_pass(
     # An edge whose value at a multiplier m 2^k is exactly 0 has P_a(v) <= fl(m 2^k P_b(v)) <=
     # m 2^k (1 + u) P_b(v) <= L P_b(v) on every output, hence H = 0 at every ε from there on
     # -- provided no product m 2^k P_b(v) > 0 is subnormal: no positive entry below 2^-1000.
-    irregular = np.flatnonzero(np.any((p > 0) & (p < 2.0**-1000), axis=1))
+    irregular = irregular_rows(p)
     odd = None
     if irregular.size:
         odd = np.isin(edges[:, 0], irregular) | np.isin(edges[:, 1], irregular)
