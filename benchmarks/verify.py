@@ -16,6 +16,10 @@ Rows per q:
   delta; and the same without chunks (one expression over all edges, the first thing one
   writes; ``--no-unchunked`` skips it);
 - a per-edge pure-Python loop, timed on a sample of edges and extrapolated to all edges;
+- ``privacy_profile`` at 100 values of ε on three grids (within the mechanisms' ratios, past
+  them, log-spaced), against one pass per ε (the method before, timed on a few ε and
+  extrapolated; its values compared), and ``epsilon_for_delta`` at δ = 0 and at ``--delta``;
+  target: each <= 3 x verify;
 - peak resident memory above the inputs of ``verify`` and of the numpy baselines, each in a
   fresh subprocess (``_timing.peak_above``: high-water mark reset after the inputs are built).
 
@@ -39,10 +43,11 @@ from pathlib import Path
 import numpy as np
 from _timing import MB, peak_above, timed
 
-from rainbowdp._kernels import CHUNK_ELEMENTS
+from rainbowdp._exact import delta_upper, enclose_exp
+from rainbowdp._kernels import CHUNK_ELEMENTS, directed_divergences
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
-from rainbowdp.privacy import verify
+from rainbowdp.privacy import epsilon_for_delta, privacy_profile, verify
 
 N_RAINBOWS = 16
 
@@ -92,6 +97,26 @@ def numpy_unchunked(p: np.ndarray, e0: np.ndarray, e1: np.ndarray, x: float) -> 
     fwd = np.maximum(p[e0] - x * p[e1], 0).sum(1)
     bwd = np.maximum(p[e1] - x * p[e0], 0).sum(1)
     return float(np.maximum(fwd, bwd).max())
+
+
+def profile_grids(k: int) -> list[tuple[str, np.ndarray]]:
+    """The grids of ε timed for ``privacy_profile``: within the ratios of the random
+    mechanisms (their largest log-ratio is about 3), and past every ratio, where δ = 0."""
+    return [
+        (f"{k} eps in [0, 3]", np.linspace(0.0, 3.0, k)),
+        (f"{k} eps in [0, 12]", np.linspace(0.0, 12.0, k)),
+        (f"{k} eps log-spaced in [1e-4, 10]", np.geomspace(1e-4, 10.0, k)),
+    ]
+
+
+def per_epsilon(p: np.ndarray, edges: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """δ(ε) with one pass over the edges per ε (every edge evaluated at every ε)."""
+    out = np.empty(grid.shape)
+    for i, e in enumerate(grid.tolist()):
+        enc = enclose_exp(e)
+        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k)
+        out[i] = delta_upper(p, edges, enc, fwd, bwd)
+    return out
 
 
 def python_loop(rows: list, edges: list, x: float) -> float:
@@ -155,6 +180,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="10^5 nodes, 4*10^5 edges")
     ap.add_argument("--no-unchunked", action="store_true", help="skip the unchunked baseline")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory subprocesses")
+    ap.add_argument("--no-profile", action="store_true", help="skip privacy_profile / eps(delta)")
+    ap.add_argument("--profile-points", type=int, default=100, help="epsilons per profile")
+    ap.add_argument("--per-eps-sample", type=int, default=4,
+                    help="epsilons timed for the one-pass-per-epsilon baseline")  # fmt: skip
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--data", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -236,6 +265,32 @@ def main() -> None:
                 ratio(v_min, v_med, l_min, l_med, 4),
             )
             del rows, el
+            many = {}
+            if not args.no_profile:
+                print(f"  {'many epsilon / delta (same graph)':<48}{'min s':>9}{'med s':>9}"
+                      f"{'row/verify':>18}  target")  # fmt: skip
+                for label, grid in profile_grids(args.profile_points):
+                    p_min, p_med, prof = timed(
+                        lambda M=M, g=grid: privacy_profile(M, g), args.repeats
+                    )
+                    many[label] = (p_min, p_med)
+                    row(f"privacy_profile, {label}", p_min, p_med,
+                        ratio(p_min, p_med, v_min, v_med), "<= 3 x verify")  # fmt: skip
+                    # one pass per epsilon (the method before), on a few values, extrapolated
+                    few = grid[:: max(1, grid.size // args.per_eps_sample)]
+                    o_min, o_med, old = timed(lambda P=P, E=G.edges, f=few: per_epsilon(P, E, f), 1)
+                    scale = grid.size / few.size
+                    same = np.array_equal(old, prof[:: max(1, grid.size // args.per_eps_sample)])
+                    row(f"  one pass per epsilon (extrapolated from {few.size})", o_min * scale,
+                        o_med * scale, ratio(o_min * scale, o_med * scale, v_min, v_med),
+                        f"same values: {same}")  # fmt: skip
+                for d in (0.0, delta):
+                    e_min, e_med, e_val = timed(
+                        lambda M=M, d=d: epsilon_for_delta(M, d), args.repeats
+                    )
+                    many[f"eps({d:g})"] = (e_min, e_med)
+                    row(f"epsilon_for_delta, delta = {d:g} (eps = {e_val:.6g})", e_min, e_med,
+                        ratio(e_min, e_med, v_min, v_med), "<= 3 x verify")  # fmt: skip
             mem = {}
             if not args.no_memory:
                 kinds = ["verify", "numpy-chunked"]
@@ -250,19 +305,24 @@ def main() -> None:
                     mem[kind] = pk
                     tgt = "<= inputs + 150 MB" if kind == "verify" else ""
                     print(f"  {kind:<48}{pk:>9.0f}{r['rss_inputs'] / MB:>11.0f}{'':>16}  {tgt}")
-            summary.append((q, v_min, v_med, f_min, f_med, c_min, c_med, u_min, u_med, mem))
+            summary.append((q, v_min, v_med, f_min, f_med, c_min, c_med, u_min, u_med, mem, many))
             del M, G, P, e0, e1
     print(
         "\nsummary (min/min ; med/med):\n"
         f"  {'q':>3}{'verify s':>10}{'verify/floor':>16}{'verify/numpy':>16}"
         f"{'verify/unchunked':>18}{'verify peak MB':>16}"
     )
-    for q, v_min, v_med, f_min, f_med, c_min, c_med, u_min, u_med, mem in summary:
+    for q, v_min, v_med, f_min, f_med, c_min, c_med, u_min, u_med, mem, _ in summary:
         print(
             f"  {q:>3}{v_min:>10.3f}{ratio(v_min, v_med, f_min, f_med):>16}"
             f"{ratio(v_min, v_med, c_min, c_med):>16}{ratio(v_min, v_med, u_min, u_med):>18}"
             f"{mem.get('verify', math.nan):>16.0f}"
         )
+    if not args.no_profile:
+        print("\nmany epsilon / delta, time / verify (min/min ; med/med), target <= 3:")
+        for q, v_min, v_med, *_, many in summary:
+            cells = "".join(f"  {k}: {ratio(a, b, v_min, v_med)}" for k, (a, b) in many.items())
+            print(f"  q = {q}:{cells}")
     print("(the machine may be shared: compare ratios measured in the same run)")
 
 

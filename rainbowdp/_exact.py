@@ -204,12 +204,16 @@ def float_error(p: np.ndarray, enc: ExpEnclosure) -> Fraction:
     underflow part :math:`2q\tau` (each product :math:`\mathrm{fl}(m\,(2^kQ))` and each
     difference underflows by at most τ). Saturated: no interval term (:math:`\hat x = L = U`).
     """
-    q = p.shape[1]
-    row_sum = float(p.sum(axis=1).max())
-    s_up = Fraction(row_sum) * (1 + q * U_ROUND * 2)
+    return float_error_of(float(p.sum(axis=1).max()), p.shape[1], enc)
+
+
+def float_error_of(row_sum: float, q: int, enc: ExpEnclosure) -> Fraction:
+    """:func:`float_error` of any rows of q outputs whose largest row sum is ``row_sum`` (the
+    bound depends on the rows through that sum only)."""
     err = rounding_error(row_sum, q)
     if enc.saturated:
         return err
+    s_up = Fraction(row_sum) * (1 + q * U_ROUND * 2)
     xf = enc.x_hat
     low, high = min(enc.lo, xf), max(enc.hi, xf)
     return err + (high - low) * s_up / low

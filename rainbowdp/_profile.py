@@ -38,7 +38,6 @@ exceed ``EXACT_WORK``; the one-pass value is then the tighter upper bound.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 
@@ -47,7 +46,7 @@ from ._exact import (
     delta_upper,
     enclose_exp,
     float_at_least,
-    float_error,
+    float_error_of,
     irregular_rows,
     multiplier_below,
     rounding_error,
@@ -58,14 +57,6 @@ __all__ = ["profile_one_pass"]
 
 #: Intervals (anchors) of the sorted ε grid evaluated for every edge.
 N_ANCHORS = 3
-
-
-def _eta(enc: ExpEnclosure, q: int, row_sum: float) -> Fraction:
-    """:func:`float_error` of any rows of q outputs whose largest row sum is ``row_sum`` (the
-    bound depends on the rows only through that sum)."""
-    rows = np.zeros((1, q))
-    rows[0, 0] = row_sum
-    return float_error(rows, enc)
 
 
 def _anchor_values(
@@ -100,12 +91,20 @@ def _anchor_values(
 def _rows_at_all(
     p: np.ndarray, edges: np.ndarray, encs: list[ExpEnclosure], one_way: bool
 ) -> np.ndarray:
-    """(n, K): float divergences (larger direction) of a few edges at every ε of the grid."""
-    out = np.empty((edges.shape[0], len(encs)))
-    for k, enc in enumerate(encs):
-        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=one_way)
-        out[:, k] = np.maximum(fwd, bwd)
-    return out
+    """(n, K): float divergences (larger direction) of a few edges at every ε of the grid.
+
+    All ε at once, with the roundings of :func:`rainbowdp._kernels.directed_divergences`
+    (the scaling by :math:`2^k` is exact, the product rounds once; the sum's error bound holds
+    in any order), so :func:`rainbowdp._exact.float_error` bounds each value's error."""
+    ms = np.array([enc.m for enc in encs])[:, None, None]
+    ks = np.array([enc.k for enc in encs])[:, None, None]
+    a, b = p[edges[:, 0]][None], p[edges[:, 1]][None]
+    ones = np.ones(p.shape[1])
+    with np.errstate(over="ignore"):
+        out = np.maximum(a - np.ldexp(b, ks) * ms, 0.0) @ ones
+        if not one_way:
+            out = np.maximum(out, np.maximum(b - np.ldexp(a, ks) * ms, 0.0) @ ones)
+    return out.T
 
 
 def _envelope(slopes: np.ndarray, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -159,7 +158,7 @@ def profile_one_pass(
     n_k = grid.shape[0]
     encs = [enclose_exp(float(e)) for e in grid.tolist()]
     row_sum = float(p.sum(axis=1).max())
-    eta_exact = [_eta(enc, q, row_sum) for enc in encs]
+    eta_exact = [float_error_of(row_sum, q, enc) for enc in encs]
     etas = np.array([float_at_least(e) for e in eta_exact])
     err = float_at_least(rounding_error(row_sum, q))
     mults = [multiplier_below(enc) for enc in encs]
