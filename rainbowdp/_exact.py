@@ -403,6 +403,7 @@ def delta_upper(
     fwd: np.ndarray,
     bwd: np.ndarray,
     eta: Fraction | None = None,
+    h: np.ndarray | None = None,
 ) -> float:
     r"""A float :math:`\ge \max_{d \sim d'} H_{e^\epsilon}` over both directions of every edge.
 
@@ -414,13 +415,15 @@ def delta_upper(
     their maximum is returned -- unless they hold more than :data:`EXACT_WORK` entries, when
     :math:`\hat h + \eta` (rounded up) is returned: still an upper bound, at most
     :math:`2\eta` above the exact value. ``eta``, when given, is :func:`float_error` of ``p``
-    at ``enc`` computed by the caller (any larger bound is also sound).
+    at ``enc`` computed by the caller (any larger bound is also sound), and ``h``, when
+    given, is ``np.maximum(fwd, bwd)``.
     """
     if fwd.size == 0:
         return 0.0
     if eta is None:
         eta = float_error(p, enc)
-    h = np.maximum(fwd, bwd)
+    if h is None:
+        h = np.maximum(fwd, bwd)
     h_max = float(h.max())
     floor = float_at_most(Fraction(h_max) - 2 * eta)
     band = np.flatnonzero(h >= floor)

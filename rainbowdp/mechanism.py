@@ -148,7 +148,7 @@ class Mechanism:
     [[0.6, 0.4], [0.4, 0.6], [0.4, 0.6]]
     """
 
-    __slots__ = ("_graph", "_p")
+    __slots__ = ("_graph", "_p", "_smax")
 
     def __init__(
         self,
@@ -225,6 +225,7 @@ class Mechanism:
         arr.setflags(write=False)
         self._graph = graph
         self._p = arr
+        self._smax: float | None = float(sums.max()) if sums.size else None
 
     @classmethod
     def _from_valid(cls, graph: RainbowGraph, probabilities: np.ndarray) -> Mechanism:
@@ -245,6 +246,7 @@ class Mechanism:
         p.setflags(write=False)
         obj._graph = graph
         obj._p = p
+        obj._smax = None
         return obj
 
     @classmethod
@@ -283,6 +285,13 @@ class Mechanism:
     def probabilities(self) -> np.ndarray:
         """Read-only (N, q) array in ``graph.outputs`` order."""
         return self._p
+
+    def _row_sum_max(self) -> float:
+        """The largest row sum, ``float(probabilities.sum(axis=1).max())`` (remembered: the
+        verifier's error bound depends on it)."""
+        if self._smax is None:
+            self._smax = float(self._p.sum(axis=1).max())
+        return self._smax
 
     def in_rainbow_order(self) -> np.ndarray:
         r"""(N, q) array :math:`\vec{\mathcal M}(d)_k = \mathbb P[\mathcal M(d) = f(d)_k]`."""

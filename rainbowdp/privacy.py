@@ -62,6 +62,7 @@ from ._exact import (
     float_at_least,
     float_at_most,
     float_error,
+    float_error_of,
     int_rows,
     irregular_rows,
     multiplier_below,
@@ -332,7 +333,8 @@ def verify(
     u, v = int(edges[w, 0]), int(edges[w, 1])
     if bwd[w] > fwd[w]:
         u, v = v, u
-    worst = delta_upper(p, edges, enc, fwd, bwd)
+    eta = float_error_of(m._row_sum_max(), g.n_outputs, enc)
+    worst = delta_upper(p, edges, enc, fwd, bwd, eta, edge_deltas)
     # S* = {v : P_u(v) > e^eps P_v(v)}, decided exactly (float only inside a 2^-190 window)
     yes, no = compare_exp(p[u], p[v], enc)
     s_mask = yes | (~no & (p[u] > scaled_product(p[v], enc.m, enc.k)))
