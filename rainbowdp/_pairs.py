@@ -23,10 +23,12 @@ distribution as in :class:`rainbowdp.Mechanism` (finite, non-negative, sum 1 wit
 from __future__ import annotations
 
 import numbers
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from ._exact import _SCALE, EXP_BITS, _lifted, _pred_scaled, float_at_least, int_rows
 from ._kernels import CHUNK_ELEMENTS, directed_divergences
 from ._validation import check_delta, check_epsilon, real_array
 from .exceptions import ParameterError, ParameterTypeError
@@ -36,7 +38,6 @@ from .privacy import (
     _edge_delta_upper,
     _enclose,
     _epsilon_core,
-    _pair_log_epsilon,
 )
 
 __all__ = ["batch_hockey_stick", "pairs_epsilon_for_delta", "pairs_privacy_profile"]
@@ -121,28 +122,66 @@ def pairs_epsilon_for_delta(value: Any, delta: Any, *, one_way: bool = False) ->
         if arr.ndim != 1:
             raise ParameterError(f"`delta` must be a number or a 1-D array, got shape {arr.shape}.")
         deltas = [check_delta(float(d)) for d in arr]
-    n, q = rows.shape[0], rows.shape[2]
+    n = rows.shape[0]
     out = np.empty((n, len(deltas)))
     for j, dlt in enumerate(deltas):
-        for start in _chunks(n, q):
-            block = rows[start : start + max(1, CHUNK_ELEMENTS // q)]
-            a, b = np.ascontiguousarray(block[:, 0]), np.ascontiguousarray(block[:, 1])
-            cand = np.full((2, block.shape[0]), -np.inf)
-            err = np.zeros((2, block.shape[0]))
-            cand[0], err[0] = _pair_log_epsilon(a, b, dlt)
-            if not one_way:
-                cand[1], err[1] = _pair_log_epsilon(b, a, dlt)
-            for i in range(block.shape[0]):
-                est = (cand[:, i : i + 1], err[:, i : i + 1])
-                out[start + i, j] = _epsilon_core(block[i], _EDGE, one_way, dlt, est)
+        for i in range(n):  # one edge: solved exactly (see _epsilon_core)
+            out[i, j] = _epsilon_core(rows[i], _EDGE, one_way, dlt)
     if scalar:
         out = out[:, 0]
     return out if batched else (float(out[0]) if scalar else out[0])
 
 
+def _pair_profile(pair: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
+    r"""(k,): δ(ε) of one pair (2, q) at each checked ε, in exact integer arithmetic.
+
+    The exact :math:`H_L` at the lower enclosure :math:`L \le e^\epsilon` of each direction,
+    as :func:`rainbowdp._exact.delta_upper` computes it for the band of near-maximal directions
+    (here both), rounded up: the same float, with no float pass to choose the band."""
+    encs = [_enclose(e) for e in eps.tolist()]
+    q = pair.shape[1]
+    if q > 16:
+        # outputs proved to give a zero term at every ε (P(v) <= L P'(v), as certified_zero;
+        # m_lo 2^k below every L) are left out of the exact sums, which leaves them unchanged
+        lo_m = min(enc.m_lo for enc in encs)
+        lo_k = min(enc.k for enc in encs)
+        fwd = ~(_lifted(pair[0]) <= _pred_scaled(pair[1], lo_m, lo_k))
+        bwd = ~(_lifted(pair[1]) <= _pred_scaled(pair[0], lo_m, lo_k))
+        if one_way:
+            bwd[:] = False
+    else:
+        fwd = np.ones(q, dtype=bool)
+        bwd = np.full(q, not one_way)
+    cols = np.flatnonzero(fwd | bwd)
+    a, b = (r.tolist() for r in int_rows(pair[:, cols]))
+    f, g = fwd[cols].tolist(), bwd[cols].tolist()
+    terms = [(x << EXP_BITS, y) for x, y, keep in zip(a, b, f, strict=True) if keep]
+    back = [(y << EXP_BITS, x) for x, y, keep in zip(a, b, g, strict=True) if keep]
+    out = np.empty(eps.shape[0])
+    scale = 1 << _SCALE
+    for i, enc in enumerate(encs):
+        lo = enc.lo_num
+        best = 0
+        for side in (terms, back):
+            h = 0
+            for x, y in side:
+                t = x - y * lo
+                if t > 0:
+                    h += t
+            best = max(best, h)
+        out[i] = float_at_least(Fraction(best, scale)) if best else 0.0
+    return out
+
+
+#: Outputs up to which :func:`_profile` answers a single pair in exact integers directly.
+_PAIR_EXACT_Q = 256
+
+
 def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
     """(E, k): per pair of ``rows`` (E, 2, q), δ(ε) at each checked ε."""
     n, q = rows.shape[0], rows.shape[2]
+    if n == 1 and q <= _PAIR_EXACT_Q:
+        return _pair_profile(rows[0], eps, one_way)[None]
     p = rows.reshape(2 * n, q)
     out = np.empty((n, eps.shape[0]))
     for start in _chunks(n, q):

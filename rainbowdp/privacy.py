@@ -151,11 +151,10 @@ def hockey_stick(p: Any, q: Any = None, epsilon: Any = None) -> Any:
 
         return batch_hockey_stick(p, q if epsilon is None else epsilon)
     a, b = _as_pair(p, q)
-    enc = enclose_exp(check_epsilon(epsilon))
-    rows = np.stack([a, b])
-    edge = np.array([[0, 1]], dtype=np.intp)
-    fwd, _ = directed_divergences(rows, edge, enc.m, enc.k)
-    return delta_upper(rows, edge, enc, fwd, np.full(1, -np.inf))
+    eps = np.array([check_epsilon(epsilon)])
+    from ._pairs import _profile
+
+    return float(_profile(np.stack([a, b])[None], eps, True)[0, 0])
 
 
 def are_close(p: Any, q: Any, epsilon: float, delta: float, *, tol: float = 0.0) -> bool:
@@ -779,6 +778,14 @@ def _epsilon_core(
     n_e = edges.shape[0]
     if n_e == 0:
         return 0.0
+    if n_e == 1 and 2 * p.shape[1] <= EXACT_WORK:
+        # one edge (a pair): both orders solved exactly, which proves the answer by itself
+        # (see below) and needs no estimate
+        u, v = (int(x) for x in edges[0])
+        heads, tails = (np.array([u]), np.array([v])) if one_way else (
+            np.array([u, v]), np.array([v, u]))  # fmt: skip
+        worst = _exact_candidates(p, heads, tails, dlt)
+        return math.inf if worst is None else worst
     if estimates is None and n_e > _FILTER_MIN_EDGES:
         return _epsilon_filtered(p, edges, one_way, dlt)
     if estimates is None:
