@@ -511,21 +511,34 @@ def pair_epsilon_exact(a: list[int], b: list[int], delta: Fraction) -> Fraction 
     breakpoints :math:`r_v = a_v / b_v` are sorted in decreasing order; with
     :math:`A_j, B_j` the sums over the j largest, :math:`H(r_{j+1}) = A_j - r_{j+1} B_j`, and
     the solution on the first piece where H drops to δ is :math:`x = (A_j - \delta)/B_j`.
+
+    In integers only: the breakpoints are ordered by :math:`\lfloor 2^{64} a_v / b_v \rfloor`
+    and the order is then made exact by an insertion pass comparing :math:`a_v b_w` with
+    :math:`a_w b_v` (only ratios within :math:`2^{-64}` of each other can be out of order, so
+    the pass is short), and
+    :math:`H(r) > \delta` is tested as :math:`(A\,b_v - a_v B)\,D > N b_v` for
+    :math:`\delta = N / D`.
     """
-    budget = delta - sum(x for x, y in zip(a, b, strict=True) if y == 0)
+    num, den = delta.numerator, delta.denominator
+    zero_mass = sum(x for x, y in zip(a, b, strict=True) if y == 0)
+    budget = num - zero_mass * den  # δ minus the a-mass where b = 0, times D
     if budget < 0:
         return None
-    pts = sorted(
-        ((Fraction(x, y), x, y) for x, y in zip(a, b, strict=True) if y > 0 and x > 0),
-        key=lambda t: t[0],
-        reverse=True,
-    )
+    pts = [(x, y) for x, y in zip(a, b, strict=True) if y > 0 and x > 0]
+    pts.sort(key=lambda t: (t[0] << 64) // t[1], reverse=True)  # floor(2^64 ratio): no overflow
+    for i in range(1, len(pts)):  # exact order (decreasing ratio), insertion
+        x, y = pts[i]
+        j = i
+        while j > 0 and pts[j - 1][0] * y < x * pts[j - 1][1]:
+            pts[j] = pts[j - 1]
+            j -= 1
+        pts[j] = (x, y)
     big_a = big_b = 0
-    for r, x, y in pts:
-        if big_a - r * big_b > budget:  # H(r) > δ: the solution lies above r, on this piece
+    for x, y in pts:
+        if (big_a * y - x * big_b) * den > budget * y:  # H(x / y) > δ: the solution is above
             break
         big_a += x
         big_b += y
     if big_b == 0:
         return Fraction(1)
-    return max(Fraction(1), Fraction(big_a - budget) / big_b)
+    return max(Fraction(1), Fraction(big_a * den - budget, big_b * den))

@@ -189,3 +189,44 @@ def test_bad_input():
         rdp.privacy_profile((p, p), [-1.0])
     with pytest.raises(ParameterTypeError):
         rdp.privacy_profile("pq", [0.1])
+
+
+def _pair_epsilon_reference(a: list[int], b: list[int], delta: Fraction) -> Fraction | None:
+    """The definition, in Fractions: sort the breakpoints, walk to the piece where H = δ."""
+    budget = delta - sum(x for x, y in zip(a, b, strict=True) if y == 0)
+    if budget < 0:
+        return None
+    pts = sorted(
+        ((Fraction(x, y), x, y) for x, y in zip(a, b, strict=True) if y > 0 and x > 0),
+        key=lambda t: t[0],
+        reverse=True,
+    )
+    big_a = big_b = 0
+    for r, x, y in pts:
+        if big_a - r * big_b > budget:
+            break
+        big_a += x
+        big_b += y
+    if big_b == 0:
+        return Fraction(1)
+    return max(Fraction(1), (big_a - budget) / big_b)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    pairs=st.lists(
+        st.tuples(
+            st.sampled_from([0, 1, 2, 3, 5, 7, 2**60, 3 * 2**59, 2**1074, 2**1075 - 1]),
+            st.sampled_from([0, 1, 2, 3, 6, 2**61, 2**1074, 2**1073 + 1]),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    scale=st.integers(0, 1100),
+    delta=st.sampled_from([Fraction(0), Fraction(1, 3), Fraction(1, 2**40), Fraction(2, 3)]),
+)
+def test_pair_epsilon_exact_in_integers_matches_the_definition(pairs, scale, delta):
+    a = [x for x, _ in pairs]
+    b = [y for _, y in pairs]
+    d = delta * (1 << scale)
+    assert pair_epsilon_exact(a, b, d) == _pair_epsilon_reference(a, b, d)
