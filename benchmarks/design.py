@@ -1,24 +1,46 @@
-"""Benchmark of rainbowdp.design: LP at scale with HiGHS and CBC, and a MILP on 50 nodes.
+"""Benchmark of rainbowdp.design: the LP at scale, model building, and the MILP's speed-ups.
 
-Run ``python benchmarks/design.py`` (``--quick`` for a smaller instance). Prints a table of
-build and solve times; the baseline is the same LP built the textbook PuLP way (operator
-overloading, one expression per constraint term), timed in the same run.
+Run ``python benchmarks/design.py`` (``--quick`` for smaller instances, ``--parts`` to pick
+sections). Every figure is measured in this run:
+
+``lp``
+    the LP at 1,000 nodes / 5,000 edges, q = 5, ε = 1, δ = 0.01 with HiGHS (arrays) and CBC,
+    against the same LP built the textbook PuLP way (operator overloading);
+``scaling``
+    the same LP at 10², 10³, 10⁴ nodes (5 edges per node, q = 5) through both paths to HiGHS:
+    the arrays straight into highspy (``solver="highs"``) and a PuLP problem handed to
+    ``pulp.HiGHS`` with the same options. Per path: build time (``build_seconds``), solver
+    time (HiGHS's ``run``, timed by wrapping ``highspy.Highs.run``), total (the ``lp`` call,
+    certification included) and the share of the total spent outside the solver; min and
+    median of ``--repeats`` runs (one run where a run exceeds ``--long`` seconds; printed);
+``milp``
+    the MILP (definition, q = 3, ε = 0.5, δ = 0.1, utility "rank") on 10-50 nodes with the
+    old settings (unit big-M, no warm start, the previous HiGHS options) and the new ones,
+    in the same run: time, status and, when the time limit stops it, the gap.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import math
+import statistics
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 import pulp
 
-from rainbowdp.design import lp, milp
+from rainbowdp import certify
+from rainbowdp.design import lp, milp, solvers
 from rainbowdp.exceptions import SolverTimeLimitError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.privacy import pdp_delta, verify
+
+_milp = importlib.import_module("rainbowdp.design._milp")
 
 
 def random_graph(n: int, m: int, q: int, seed: int) -> RainbowGraph:
@@ -55,12 +77,7 @@ def naive_build(G: RainbowGraph, epsilon: float, delta: float) -> float:
     return time.perf_counter() - t0
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="100 nodes / 500 edges instead")
-    ap.add_argument("--cbc-time-limit", type=float, default=300.0)
-    ap.add_argument("--milp-time-limit", type=float, default=60.0)
-    args = ap.parse_args()
+def lp_table(args: argparse.Namespace) -> None:
     n, m, q = (100, 500, 5) if args.quick else (1000, 5000, 5)
     eps, dlt = 1.0, 0.01
     G = random_graph(n, m, q, seed=0)
@@ -97,43 +114,176 @@ def main() -> None:
             f"{r.repair:.1e}, build/baseline {r.build_seconds / base:.2f}{agree}"
         )
         sizes.append(f"{solver} {r.n_variables:,} variables, {r.n_constraints:,} constraints")
-
     print(f"  model size (as built in this run): {'; '.join(sizes) or 'no model solved'}")
 
+
+# ---------------------------------------------------------------------------------- scaling
+RUN_SECONDS: list[float] = []
+
+
+@contextmanager
+def timing_highs_run() -> Iterator[None]:
+    """Time every ``highspy.Highs.run`` (both paths call it once per solve)."""
+    import highspy
+
+    real = highspy.Highs.run
+
+    def run(self: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return real(self)
+        finally:
+            RUN_SECONDS.append(time.perf_counter() - t0)
+
+    highspy.Highs.run = run
+    try:
+        yield
+    finally:
+        highspy.Highs.run = real
+
+
+def pulp_highs() -> pulp.HiGHS:
+    """HiGHS through PuLP with exactly the options ``solver="highs"`` uses for an LP."""
+    return pulp.HiGHS(msg=False, **solvers.HIGHS_OPTIONS, **solvers.HIGHS_LP_OPTIONS)
+
+
+def one_lp(G: RainbowGraph, solver: Any) -> dict[str, float]:
+    RUN_SECONDS.clear()
+    t0 = time.perf_counter()
+    r = lp(G, epsilon=1.0, delta=0.01, solver=solver)
+    total = time.perf_counter() - t0
+    run = sum(RUN_SECONDS)
+    return {
+        "build": r.build_seconds,
+        "solver": run,
+        "total": total,
+        "outside": total - run,
+        "share": (total - run) / total,
+        "objective": r.objective,
+        "private": float(certify(r.mechanism, epsilon=1.0, delta=0.01).verdict == "private"),
+    }
+
+
+def scaling(args: argparse.Namespace) -> None:
+    sizes = [100, 1000] if args.quick else args.sizes
+    q = 5
+    print(
+        f"\nScaling of the LP (q = {q}, 5 edges per node, epsilon = 1, delta = 0.01): the "
+        "arrays into highspy vs a PuLP problem into HiGHS (same options); seconds, min / "
+        f"median of {args.repeats} runs; 'outside' = total - HiGHS run"
+    )
+    head = f"{'nodes':>7} {'path':<8}{'runs':>5}"
+    for c in ("build s", "solver s", "total s", "outside s", "outside %"):
+        head += f"{c:>17}"
+    print(head + "  notes")
+    paths: dict[str, Callable[[], Any]] = {"arrays": lambda: "highs", "PuLP": pulp_highs}
+    with timing_highs_run():
+        for n in sizes:
+            G = random_graph(n, 5 * n, q, seed=0)
+            objs = {}
+            for name, make in paths.items():
+                runs = [one_lp(G, make())]
+                long = runs[0]["total"] > args.long
+                while not long and len(runs) < args.repeats:
+                    runs.append(one_lp(G, make()))
+                line = f"{n:>7} {name:<8}{len(runs):>5}"
+                for key in ("build", "solver", "total", "outside", "share"):
+                    vals = [r[key] for r in runs]
+                    lo, med = min(vals), statistics.median(vals)
+                    if key == "share":
+                        line += f"{100 * lo:>8.1f} /{100 * med:>6.1f}"
+                    else:
+                        line += f"{lo:>8.2f} /{med:>6.2f}"
+                objs[name] = runs[0]["objective"]
+                ok = all(r["private"] for r in runs)
+                note = f"  certified {ok}"
+                if long:
+                    note += f"; one run (it took {runs[0]['total']:.0f} s > --long {args.long:g} s)"
+                print(line + note, flush=True)
+            print(f"{'':>7} |objective arrays - PuLP| = {abs(objs['arrays'] - objs['PuLP']):.1e}")
+
+
+# ---------------------------------------------------------------------------------- MILP
+@contextmanager
+def milp_settings(new: bool) -> Iterator[None]:
+    """The new settings (as shipped) or the old ones: unit big-M, no warm start, and the HiGHS
+    MIP options before ``solvers.HIGHS_MIP_OPTIONS``."""
+    saved = (_milp.TIGHT_BIG_M, _milp.WARM_START, dict(solvers.HIGHS_MIP_OPTIONS))
+    if not new:
+        _milp.TIGHT_BIG_M = _milp.WARM_START = False
+        solvers.HIGHS_MIP_OPTIONS.clear()
+    try:
+        yield
+    finally:
+        _milp.TIGHT_BIG_M, _milp.WARM_START = saved[0], saved[1]
+        solvers.HIGHS_MIP_OPTIONS.clear()
+        solvers.HIGHS_MIP_OPTIONS.update(saved[2])
+
+
+def milp_table(args: argparse.Namespace) -> None:
     print(
         f"\nMILP (definition), q = 3, epsilon = 0.5, delta = 0.1, utility 'rank', time limit "
-        f"{args.milp_time_limit:g} s; LP(eps, 0) <= MILP <= LP(eps, delta)"
+        f"{args.milp_time_limit:g} s; LP(eps, 0) <= MILP <= LP(eps, delta); old = unit big-M, "
+        "no warm start, previous HiGHS options; new = as shipped"
     )
-    print(f"{'run':<34}{'build s':>9}{'solve s':>10}{'total s':>10}  notes")
-    for nm in (10, 20, 50):
+    print(f"{'run':<40}{'total s':>9}  status")
+    sizes = [10, 20] if args.quick else args.milp_sizes
+    for nm in sizes:
         H = random_graph(nm, 3 * nm // 2, 3, seed=1)
         lo = lp(H, epsilon=0.5, utility="rank").objective
         hi = lp(H, epsilon=0.5, delta=0.1, utility="rank").objective
-        for solver in ("highs", "cbc"):
-            label = f"milp {solver} {nm} nodes {3 * nm // 2} edges"
-            t0 = time.perf_counter()
-            try:
-                r = milp(
-                    H,
-                    epsilon=0.5,
-                    delta=0.1,
-                    utility="rank",
-                    solver=solver,
-                    time_limit=args.milp_time_limit,
-                )
-            except SolverTimeLimitError as exc:
-                detail = str(exc).split("(", 2)[-1].rsplit(";", 1)[0]
+        for solver in args.milp_solvers:
+            for new in (False, True):
+                label = f"milp {solver} {nm} nodes {3 * nm // 2} edges {'new' if new else 'old'}"
+                t0 = time.perf_counter()
+                with milp_settings(new):
+                    try:
+                        r = milp(
+                            H,
+                            epsilon=0.5,
+                            delta=0.1,
+                            utility="rank",
+                            solver=solver,
+                            time_limit=args.milp_time_limit,
+                        )
+                    except SolverTimeLimitError as exc:
+                        detail = str(exc).split("(", 2)[-1].rsplit(";", 1)[0].rstrip(")")
+                        print(
+                            f"{label:<40}{time.perf_counter() - t0:>9.2f}  NOT optimal: "
+                            f"{detail} (LPs {lo:.4f}, {hi:.4f})",
+                            flush=True,
+                        )
+                        continue
                 print(
-                    f"{label:<34}{'':>9}{'':>10}{time.perf_counter() - t0:>10.2f}  NOT optimal: "
-                    f"{detail} (LPs {lo:.4f}, {hi:.4f})"
+                    f"{label:<40}{time.perf_counter() - t0:>9.2f}  optimal {r.objective:.6f} in "
+                    f"[{lo:.4f}, {hi:.4f}], pdp_delta {pdp_delta(r.mechanism, 0.5):.4f}, "
+                    f"{r.n_integer_variables} binaries",
+                    flush=True,
                 )
-                continue
-            print(
-                f"{label:<34}{r.build_seconds:>9.2f}{r.solve_seconds:>10.2f}"
-                f"{time.perf_counter() - t0:>10.2f}  optimal {r.objective:.6f} in "
-                f"[{lo:.4f}, {hi:.4f}], pdp_delta {pdp_delta(r.mechanism, 0.5):.4f}, "
-                f"{r.n_integer_variables} binaries"
-            )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--quick", action="store_true", help="smaller instances throughout")
+    ap.add_argument(
+        "--parts", nargs="+", choices=("lp", "scaling", "milp"), default=["lp", "scaling", "milp"]
+    )
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
+    ap.add_argument("--long", type=float, default=120.0, help="one run above this (seconds)")
+    ap.add_argument("--cbc-time-limit", type=float, default=300.0)
+    ap.add_argument("--milp-time-limit", type=float, default=60.0)
+    ap.add_argument("--milp-sizes", type=int, nargs="+", default=[10, 20, 30, 50])
+    ap.add_argument("--milp-solvers", nargs="+", default=["highs"], choices=("highs", "cbc"))
+    args = ap.parse_args()
+    if "lp" in args.parts:
+        lp_table(args)
+    if "scaling" in args.parts:
+        scaling(args)
+    if "milp" in args.parts:
+        milp_table(args)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ All three take per-node linear side constraints (:class:`RowConstraint`, built b
 :func:`answer_probability`, :func:`zero_bias`, :func:`loss_cap`, :func:`support`).
 
 Each returns a :class:`DesignResult` whose mechanism has been re-checked by the exact verifier.
-Models are built with PuLP and solved by HiGHS or CBC (:mod:`rainbowdp.design.solvers`).
+Models are built as numpy arrays and handed to HiGHS directly (:mod:`highspy`), or as PuLP problems
+to CBC or any PuLP solver (:mod:`rainbowdp.design.solvers`).
 """
 
 from ._constraints import RowConstraint, answer_probability, loss_cap, support, zero_bias

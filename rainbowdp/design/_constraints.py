@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-import pulp
 from scipy import sparse
 
 from .._repair import snap_equal_rows
@@ -39,7 +38,7 @@ from ..exceptions import (
 )
 from ..graph import RainbowGraph, check_graph
 from . import _model
-from ._model import CONSTRAINED_MARGINS, ModelBuilder, merge_repeats, names
+from ._model import CONSTRAINED_MARGINS, EQ, GE, LE, ArrayModel, merge_repeats
 from ._problem import answers_loss, node_key, numeric_answers
 from ._tying import Columns, probability_variables
 
@@ -578,7 +577,7 @@ def prepare_constraints(
 
 
 def constrained_columns(
-    mb: ModelBuilder,
+    mb: ArrayModel,
     fixed_mask: np.ndarray,
     fixed_values: np.ndarray,
     lower: np.ndarray,
@@ -595,7 +594,7 @@ def constrained_columns(
     return cols
 
 
-def add_constraint_rows(mb: ModelBuilder, cols: Columns, side: SideRows) -> None:
+def add_constraint_rows(mb: ArrayModel, cols: Columns, side: SideRows) -> None:
     """Add the model rows of the constraints on free nodes.
 
     A row with equal finite bounds is an equality, otherwise one row per finite side. Tied
@@ -623,12 +622,12 @@ def add_constraint_rows(mb: ModelBuilder, cols: Columns, side: SideRows) -> None
     ge = np.isfinite(lo) & ~eq
     le = np.isfinite(hi) & ~eq
     for tag, m, sense, rhs in (
-        ("eq", eq, pulp.LpConstraintEQ, lo),
-        ("ge", ge, pulp.LpConstraintGE, lo),
-        ("le", le, pulp.LpConstraintLE, hi),
+        ("eq", eq, EQ, lo),
+        ("ge", ge, GE, lo),
+        ("le", le, LE, hi),
     ):
         if m.any():
-            mb.add_rows(names(f"side_{tag}", which[m], node[m]), idx[m], coef[m], sense, rhs[m])
+            mb.add_rows((f"side_{tag}", which[m], node[m]), idx[m], coef[m], sense, rhs[m])
 
 
 def violation(

@@ -61,12 +61,13 @@ from ._constraints import (
 )
 from ._model import (
     EPS_MODEL_MAX,
-    ModelBuilder,
+    LE,
+    ArrayModel,
     all_pairs,
     design_result,
     directed_pairs,
     fixed_fixed_pairs,
-    names,
+    new_model,
     repair_solution,
     safety_margin,
     solve_model,
@@ -218,7 +219,7 @@ def lp(
 
     def build_and_solve(x_m: float, dlt_m: float) -> tuple:
         t0 = time.perf_counter()
-        mb = ModelBuilder("rainbowdp_lp")
+        mb = new_model("rainbowdp_lp", slv)
         cols = constrained_columns(mb, fixed_mask, fixed_values, lower, upper, T, side)
         blocks = pair_blocks(cols, *directed_pairs(g, fixed_mask))
         if dlt > 0:
@@ -290,7 +291,7 @@ def lp(
 
 # ---------------------------------------------------------------------------------- privacy rows
 def hockey_stick_rows(
-    mb: ModelBuilder,
+    mb: ArrayModel,
     cols: Columns,
     blocks: Blocks,
     x: float,
@@ -311,24 +312,22 @@ def hockey_stick_rows(
     kk = np.repeat(np.arange(n_blk), q)
     ss = np.tile(np.arange(q), n_blk)
     ra, rb = blocks.a[kk], blocks.b[kk]
-    tid = mb.add_columns(names("t", ra, rb, ss), np.zeros(n_blk * q), None)
+    tid = mb.add_columns(("t", ra, rb, ss), np.zeros(n_blk * q), None)
     idx = np.column_stack([ca.ravel(), cb.ravel(), tid])
     coef = np.tile([1.0, -x, -1.0], (n_blk * q, 1))
-    mb.add_rows(
-        names("dp", ra, rb, ss), idx, coef, pulp.LpConstraintLE, -const.ravel(), merge=cols.tied
-    )
+    mb.add_rows(("dp", ra, rb, ss), idx, coef, LE, -const.ravel(), merge=cols.tied)
     groups = tid.reshape(n_blk, q)
-    budget_names = names("budget", blocks.a, blocks.b)
+    budget_names = ("budget", blocks.a, blocks.b)
     if delta_col is None:
-        mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE, np.full(n_blk, budget))
+        mb.add_sum_rows(budget_names, groups, LE, np.full(n_blk, budget))
     else:
         idx = np.column_stack([groups, np.full(n_blk, delta_col)])
         coef = np.column_stack([np.ones((n_blk, q)), -np.ones(n_blk)])
-        mb.add_rows(budget_names, idx, coef, pulp.LpConstraintLE, np.zeros(n_blk))
+        mb.add_rows(budget_names, idx, coef, LE, np.zeros(n_blk))
 
 
 def ratio_rows(
-    mb: ModelBuilder, cols: Columns, blocks: Blocks, x: float, *, delta_col: int | None = None
+    mb: ArrayModel, cols: Columns, blocks: Blocks, x: float, *, delta_col: int | None = None
 ) -> None:
     r"""One row per variable pair of the blocks: :math:`P_a(v) - x P_b(v) \le 0` (the
     (ε, 0)-DP LP), or :math:`\le \delta` for the column ``delta_col`` (the singleton events of
@@ -355,15 +354,15 @@ def ratio_rows(
     if delta_col is not None:
         live |= const > 0
     if cols.merge_orbits:
-        tag = names("dp", fi[live], si[live])
+        tag = ("dp", fi[live], si[live])
     else:
         kk = np.repeat(np.arange(blocks.a.size), q)
         ss = np.tile(np.arange(q), blocks.a.size)
-        tag = names("dp", blocks.a[kk][live], blocks.b[kk][live], ss[live])
+        tag = ("dp", blocks.a[kk][live], blocks.b[kk][live], ss[live])
     ca, cb, const = ca[live], cb[live], const[live]
     idx = np.column_stack([ca, cb])
     coef = np.tile([1.0, -x], (ca.size, 1))
     if delta_col is not None:
         idx = np.column_stack([idx, np.full(ca.size, delta_col)])
         coef = np.column_stack([coef, -np.ones(ca.size)])
-    mb.add_rows(tag, idx, coef, pulp.LpConstraintLE, -const, merge=cols.tied)
+    mb.add_rows(tag, idx, coef, LE, -const, merge=cols.tied)

@@ -15,24 +15,30 @@ Formulation ``"definition"`` (the default) gives every ordered pair its own indi
 
     \max \sum_{d, v} U[d, v] P_d(v) \quad\text{s.t.}\quad
     \begin{aligned}[t]
-    & P_a(v) - e^\epsilon P_b(v) \le (1 + m)\,\beta_{ab}(v) - m\,\beta_{ba}(v)
+    & P_a(v) - e^\epsilon P_b(v) \le (M_1 + m)\,\beta_{ab}(v) - m\,\beta_{ba}(v)
       \quad (\text{or } \ldots - m,\ \text{see below}), \\
-    & y_{ab}(v) \ge P_a(v) - (1 - \beta_{ab}(v)),\quad 0 \le y_{ab}(v) \le 1, \\
+    & y_{ab}(v) \ge P_a(v) - M_2\,(1 - \beta_{ab}(v)),\quad 0 \le y_{ab}(v) \le \min\{1, \Delta\},
+      \\
     & y_{ab}(v) \ge P_a(v) - e^\epsilon P_b(v), \\
-    & \textstyle\sum_v y_{ab}(v) \le \delta - \min\{m, \delta/2\},
+    & \textstyle\sum_v y_{ab}(v) \le \Delta = \delta - \min\{m, \delta/2\},
     \end{aligned}
 
 plus the row sums, ``fixed`` rows and ``bounds`` of :func:`rainbowdp.design.lp`, with the margin
 :math:`m` (``margin``, default 1e-7). The third line is a valid cut (if β = 1 it follows from the
 second, if β = 0 its right side is negative); it makes the LP relaxation at least as tight as
 the (ε, δ)-DP LP, which without it the relaxation would not be (a fractional β switches off the
-budget).
+budget). The big-Ms are the tightest the bounds prove (:func:`big_m`): a leaking output carries
+at most Δ of mass, so :math:`M_1 = \max(0, \min\{u_a(v), \Delta\} - e^\epsilon \ell_b(v))`
+instead of 1, and :math:`M_2 = \max(0, \min\{u_a(v), e^\epsilon u_b(v)\})`, with u, ℓ the
+bounds of the probabilities (or the values of fixed rows). With ``solver="highs"`` the solve
+starts from the (ε, 0)-DP optimum (pure DP implies probabilistic DP), when that point meets the
+margins below (:func:`warm_start`).
 
 *Why the result is (ε, δ)-PDP.* If :math:`\beta_{ab}(v) = 0` then
 :math:`P_a(v) \le e^\epsilon P_b(v)`: output v does not leak. So the leaking outputs of the
-pair are among those with :math:`\beta_{ab}(v) = 1`, where :math:`y_{ab}(v) \ge P_a(v)` (big-M = 1
-is valid because :math:`P_a(v) \le 1`); hence the leakage is at most
-:math:`\sum_v y_{ab}(v) < \delta`.
+pair are among those with :math:`\beta_{ab}(v) = 1`, where :math:`y_{ab}(v) \ge P_a(v)`; hence the
+leakage is at most :math:`\sum_v y_{ab}(v) < \delta`. (The big-Ms only have to leave the rows
+void at the other value of β, which their derivation in :func:`big_m` shows.)
 
 *Robustness.* Ties :math:`P_a(v) = e^\epsilon P_b(v)` do not leak under the strict inequality
 of Definition 2, but a solver meets them only up to round-off. Where the reverse pair may leak
@@ -69,7 +75,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import pulp
@@ -77,7 +83,12 @@ import pulp
 from .._exact import compare_exp, enclose_exp, pdp_leakage_upper
 from .._repair import repair
 from .._validation import check_nonnegative_float
-from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError
+from ..exceptions import (
+    InfeasibleDesignError,
+    NotPrivateError,
+    ParameterError,
+    RainbowDPError,
+)
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import pdp_delta
@@ -91,12 +102,12 @@ from ._constraints import (
 from ._lp import lp as _lp
 from ._model import (
     EPS_MODEL_MAX,
-    ModelBuilder,
+    LE,
     all_pairs,
     design_result,
     directed_pairs,
     fixed_fixed_pairs,
-    names,
+    new_model,
     repair_solution,
     safety_margin,
     solve_model,
@@ -247,11 +258,14 @@ def milp(
             )
 
     side = prepare_constraints(g, cons, fixed_mask, fixed_values, lower, T) if cons else None
+    start_P = None
+    if WARM_START and isinstance(slv, solvers.HighsArrays):  # the solver that takes a start
+        start_P = _pure_dp_start(g, eps, U, fixed_mask, fixed_values, bounds, T, tl, cons)
 
     def build_and_solve(x_m: float, budget: float) -> tuple:
         """The MILP with ratio coefficient ``x_m`` and leakage budget ``budget``, solved."""
         t0 = time.perf_counter()
-        mb = ModelBuilder("rainbowdp_milp")
+        mb = new_model("rainbowdp_milp", slv)
         cols = constrained_columns(mb, fixed_mask, fixed_values, lower, upper, T, side)
         merge = cols.tied
         orbits = cols.merge_orbits
@@ -261,6 +275,8 @@ def milp(
             a, b = all_pairs(g)
         blocks = pair_blocks(cols, a, b)
         n_blk = blocks.a.size
+        # y <= budget: implied by y >= 0 and the budget row each y is in (tight_big_m)
+        y_max = min(1.0, budget) if TIGHT_BIG_M else 1.0
         if n_blk:
             if formulation == "definition":
                 # one indicator and one y per (block, position); the budget per block
@@ -268,8 +284,8 @@ def milp(
                 ss = np.tile(np.arange(q), n_blk)
                 ra, rb = blocks.a[kk], blocks.b[kk]
                 fi, si = blocks.first.ravel(), blocks.second.ravel()
-                beta = mb.add_columns(names("b", ra, rb, ss), np.zeros(kk.size), None, binary=True)
-                y = mb.add_columns(names("y", ra, rb, ss), np.zeros(kk.size), np.ones(kk.size))
+                beta = mb.add_columns(("b", ra, rb, ss), np.zeros(kk.size), None, binary=True)
+                y = mb.add_columns(("y", ra, rb, ss), np.zeros(kk.size), np.full(kk.size, y_max))
                 beta_k, y_k = beta, y
                 has_rev = blocks.reverse[kk] >= 0
                 rev_slot = np.where(has_rev, blocks.reverse[kk] * q + blocks.reverse_pos.ravel(), 0)
@@ -277,9 +293,9 @@ def milp(
                 own_first, own_y = fi, y  # the R2 rows: one per (block, position)
                 own_beta = beta
                 groups = y.reshape(n_blk, q)
-                budget_names = names("budget", blocks.a, blocks.b)
-                tags = (names("ratio", ra, rb, ss), names("cut", ra, rb, ss))
-                leak_names = names("leak", ra, rb, ss)
+                budget_names = ("budget", blocks.a, blocks.b)
+                tags = (("ratio", ra, rb, ss), ("cut", ra, rb, ss))
+                leak_names = ("leak", ra, rb, ss)
             else:
                 # MILP (13) as printed: one indicator and one y per (node, output), shared by every
                 # neighbour; tied, per (orbit of nodes with equal signatures, variable)
@@ -292,10 +308,8 @@ def milp(
                 n_slot = slot_keys.size
                 so_node = owners_nodes[slot_first // q]
                 so_v = slot_first % q
-                beta = mb.add_columns(
-                    names("b", so_node, so_v), np.zeros(n_slot), None, binary=True
-                )
-                y = mb.add_columns(names("y", so_node, so_v), np.zeros(n_slot), np.ones(n_slot))
+                beta = mb.add_columns(("b", so_node, so_v), np.zeros(n_slot), None, binary=True)
+                y = mb.add_columns(("y", so_node, so_v), np.zeros(n_slot), np.full(n_slot, y_max))
                 # rows per (a, b, v), merged when tied: (owner slot of a, owner slot of b, J)
                 kk = np.repeat(np.arange(a.size), q)
                 vv = np.tile(np.arange(q), a.size)
@@ -320,11 +334,12 @@ def milp(
                 # budget per owner orbit: sum over a representative row (repeats count twice)
                 reps = owners_nodes[np.unique(orbit[owners_nodes], return_index=True)[1]]
                 groups = y[np.searchsorted(slot_keys, own[reps])]
-                budget_names = names("budget", reps)
-                tags = (names("ratio", *tag_parts), names("cut", *tag_parts))
-                leak_names = names("leak", so_node, so_v)
+                budget_names = ("budget", reps)
+                tags = (("ratio", *tag_parts), ("cut", *tag_parts))
+                leak_names = ("leak", so_node, so_v)
             cf, ff = split(cols, fi)
             cs, fs = split(cols, si)
+            big1, big2 = big_m(mb, cf, ff, cs, fs, x_m, budget, c2_pair=formulation == "definition")
             # (R1) P_a(v) - x P_b(v) - (1 + m) beta_ab + m beta_ba <= 0: the margin m is required
             # when the reverse pair may leak; when neither leaks (beta_ab = beta_ba = 0) ties are
             # allowed, so that e.g. equal rows are feasible at epsilon = 0. Without the waiver:
@@ -339,23 +354,30 @@ def milp(
             waive = has_rev & (tiny_eps | ((cf >= 0) & (cs >= 0) & (not merge)))
             idx1 = np.column_stack([cf, cs, beta_k, np.where(waive, beta_rev, -1)])
             coef1 = np.column_stack(
-                [np.ones(cf.size), np.full(cf.size, -x_m), np.full(cf.size, -(1.0 + m)), m * waive]
+                [np.ones(cf.size), np.full(cf.size, -x_m), -(big1 + m), m * waive]
             )
             rhs1 = -(ff - x_m * fs) - m * ~waive
-            mb.add_rows(tags[0], idx1, coef1, pulp.LpConstraintLE, rhs1, merge=merge)
-            # (R2) P_a(v) - y + beta <= 1   (y >= P_a(v) when beta = 1)
+            mb.add_rows(tags[0], idx1, coef1, LE, rhs1, merge=merge)
+            # (R2) P_a(v) - y + M2 beta <= M2   (y >= P_a(v) when beta = 1)
             c2, f2 = split(cols, own_first)
+            if formulation != "definition":  # one row per owner slot: M2 from P_a's bound
+                big2 = big_m(mb, c2, f2, c2, f2, x_m, budget, c2_pair=False)[1]
             idx2 = np.column_stack([c2, own_y, own_beta])
-            coef2 = np.tile([1.0, -1.0, 1.0], (c2.size, 1))
-            mb.add_rows(leak_names, idx2, coef2, pulp.LpConstraintLE, 1.0 - f2)
+            coef2 = np.column_stack([np.ones(c2.size), -np.ones(c2.size), big2])
+            mb.add_rows(leak_names, idx2, coef2, LE, big2 - f2)
             # (R4) P_a(v) - x P_b(v) - y <= 0: valid (beta = 1: y >= P_a; beta = 0: the left side
             # is <= -m), and it makes the LP relaxation at least as tight as the (eps, delta)-DP LP.
             idx4 = np.column_stack([cf, cs, y_k])
             coef4 = np.tile([1.0, -x_m, -1.0], (cf.size, 1))
-            mb.add_rows(tags[1], idx4, coef4, pulp.LpConstraintLE, -(ff - x_m * fs), merge=merge)
+            mb.add_rows(tags[1], idx4, coef4, LE, -(ff - x_m * fs), merge=merge)
             # (R3) budget
             n_budget = groups.shape[0]
-            mb.add_sum_rows(budget_names, groups, pulp.LpConstraintLE, np.full(n_budget, budget))
+            mb.add_sum_rows(budget_names, groups, LE, np.full(n_budget, budget))
+            if start_P is not None:
+                rows = Rows(cf, ff, cs, fs, beta_k, beta_rev, waive, y_k, c2, f2, own_y, own_beta)
+                x0 = warm_start(mb, cols, start_P, rows, x_m, m, big2)
+                if x0 is not None:
+                    mb.set_start(x0)
         col = cols.col
         return mb, col, *solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
 
@@ -410,6 +432,162 @@ def milp(
         solved_epsilon=eps_s,
         solved_delta=budget,
     )
+
+
+#: Big-M of (R1) and (R2) from the variable bounds (:func:`big_m`); ``False`` gives the unit
+#: big-M of the printed formulation (kept for the benchmark's old-vs-new comparison).
+TIGHT_BIG_M = True
+
+#: Start HiGHS (arrays path) from the (ε, 0)-DP optimum (:func:`warm_start`).
+WARM_START = True
+
+
+def big_m(
+    mb: Any,
+    ca: np.ndarray,
+    fa: np.ndarray,
+    cb: np.ndarray,
+    fb: np.ndarray,
+    x: float,
+    budget: float,
+    *,
+    c2_pair: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""The tightest big-M of (R1) and (R2) that the variable bounds prove, one per row.
+
+    Rows are indexed by (pair (a, b), output v); ``ca``/``cb`` are the columns of
+    :math:`P_a(v)`, :math:`P_b(v)` (-1 for a constant, given in ``fa``/``fb``).
+
+    *(R1)* :math:`P_a(v) - x P_b(v) \le -m + (M_1 + m)\,\beta_{ab}(v)` (plus the waiver
+    term). At :math:`\beta_{ab}(v) = 1` the row must allow every value of the left side, and
+    there (R2) gives :math:`y_{ab}(v) \ge P_a(v)`, while (R3) with :math:`y \ge 0` gives
+    :math:`y_{ab}(v) \le \Delta`, the budget. Hence
+
+    .. math::
+
+        P_a(v) - x P_b(v) \le \min\{u_a(v), \Delta\} - x\,\ell_b(v) =: M_1
+
+    (:math:`u`, :math:`\ell` the bounds of the columns, or the constants of fixed rows), and
+    :math:`\max(M_1, 0)` is valid: a leaking output carries at most Δ of mass. The printed
+    formulation uses :math:`M_1 = 1`; with δ = 0.1 the bound is ten times tighter, and so is
+    the LP relaxation of (R1).
+
+    *(R2)* :math:`P_a(v) - y_{ab}(v) \le M_2\,(1 - \beta_{ab}(v))`. At β = 0 it must allow
+    every value of :math:`P_a(v) - y_{ab}(v) \le P_a(v) \le u_a(v)`; with one row per pair
+    (``c2_pair``, formulation ``"definition"``), (R1) at β = 0 also gives
+    :math:`P_a(v) \le x P_b(v) \le x u_b(v)`, so
+    :math:`M_2 = \max(0, \min\{u_a(v), x u_b(v)\})` (1 in the printed formulation).
+
+    Both reductions only remove points of the relaxation; the integer feasible set, and so
+    the optimum, are unchanged.
+    """
+    if not TIGHT_BIG_M:
+        return np.ones(ca.size), np.ones(ca.size)
+    lo, hi, _ = mb.columns()
+    ub_a = np.where(ca >= 0, hi[np.maximum(ca, 0)], fa)
+    lb_b = np.where(cb >= 0, lo[np.maximum(cb, 0)], fb)
+    ub_b = np.where(cb >= 0, hi[np.maximum(cb, 0)], fb)
+    m1 = np.maximum(np.minimum(ub_a, budget) - x * lb_b, 0.0)
+    m2 = np.minimum(ub_a, x * ub_b) if c2_pair else ub_a
+    return m1, np.maximum(m2, 0.0)
+
+
+class Rows(NamedTuple):
+    """The rows of a built MILP that :func:`warm_start` evaluates: per (R1)/(R4) row the
+    columns (or constants) of :math:`P_a(v)`, :math:`P_b(v)`, its β, the reverse β (-1:
+    none), whether the tie waiver applies and its y; per (R2) row :math:`P_a(v)`, y, β."""
+
+    cf: np.ndarray
+    ff: np.ndarray
+    cs: np.ndarray
+    fs: np.ndarray
+    beta: np.ndarray
+    beta_rev: np.ndarray
+    waive: np.ndarray
+    y: np.ndarray
+    c2: np.ndarray
+    f2: np.ndarray
+    own_y: np.ndarray
+    own_beta: np.ndarray
+
+
+def warm_start(
+    mb: Any, cols: Any, P: np.ndarray, rows: Rows, x: float, m: float, big2: np.ndarray
+) -> np.ndarray | None:
+    r"""Every column of the MILP at the mechanism ``P`` (an (ε, 0)-DP one), or ``None`` if
+    that point is not feasible for the model.
+
+    Pure DP implies probabilistic DP, so the (ε, 0)-DP optimum is a mechanism of the MILP's
+    feasible set, up to the margin m of (R1): an output is marked leaking
+    (:math:`\beta_{ab}(v) = 1`) only where the model forbids :math:`\beta = 0` -- a ratio
+    above :math:`e^\epsilon` (round-off), or within m of it where the margin applies (no tie
+    waiver, or the reverse pair leaks; repeated until no mark changes). y is the least value
+    (R2) and (R4) allow. Between free rows of an untied model all ties are waived, and the
+    point is feasible with every β = 0; against fixed rows a tie may cost its mass in the
+    budget. The point is checked against every row and bound (to 1e-9) before it is
+    offered.
+    """
+    n = mb.n_cols
+    tol = 1e-10
+    z = np.zeros(n)
+    free = cols.col >= 0
+    z[cols.col[free]] = P[free]
+
+    def val(c: np.ndarray, f: np.ndarray) -> np.ndarray:
+        return np.where(c >= 0, z[np.maximum(c, 0)], f)
+
+    e = val(rows.cf, rows.ff) - x * val(rows.cs, rows.fs)
+    on = np.zeros(n, dtype=bool)
+    while True:  # marks only grow: at most one pass per row
+        rev_on = (rows.beta_rev >= 0) & on[np.maximum(rows.beta_rev, 0)]
+        need = (e > tol) | ((e > tol - m) & ~(rows.waive & ~rev_on))
+        new = np.zeros(n, dtype=bool)
+        new[rows.beta[need]] = True
+        if np.array_equal(new, on):
+            break
+        on = new
+    z[rows.beta] = on[rows.beta]
+    z[rows.own_beta] = on[rows.own_beta]
+    y = np.zeros(n)
+    np.maximum.at(y, rows.own_y, val(rows.c2, rows.f2) - big2 * (1.0 - z[rows.own_beta]))
+    np.maximum.at(y, rows.y, e)
+    ys = np.concatenate([rows.own_y, rows.y])
+    z[ys] = y[ys]
+    lo, hi, _ = mb.columns()
+    if np.any(z < lo - 1e-12) or np.any(z > hi + 1e-12) or np.any(mb.residuals(z) > 1e-9):
+        return None
+    return z
+
+
+def _pure_dp_start(
+    g: RainbowGraph,
+    eps: float,
+    U: np.ndarray,
+    fixed_mask: np.ndarray,
+    fixed_values: np.ndarray,
+    bounds: Any,
+    tied: np.ndarray | None,
+    time_limit: float | None,
+    constraints: list[RowConstraint],
+) -> np.ndarray | None:
+    """The (ε, 0)-DP optimum of the same problem (certified, by :func:`rainbowdp.design.lp`
+    with HiGHS), or ``None`` if it has none (or HiGHS cannot find it in ``time_limit``)."""
+    try:
+        res = _lp(
+            g,
+            epsilon=eps,
+            delta=0.0,
+            utility=U,
+            fixed=_fixed_dict(g, fixed_mask, fixed_values),
+            bounds=bounds,
+            tied=tied,
+            solver="highs",
+            time_limit=time_limit,
+            constraints=constraints or None,
+        )
+    except RainbowDPError:
+        return None
+    return res.mechanism.probabilities
 
 
 def _fixed_dict(g: RainbowGraph, mask: np.ndarray, values: np.ndarray) -> dict | None:

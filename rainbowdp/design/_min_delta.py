@@ -52,10 +52,10 @@ from ._constraints import RowConstraint, constrained_columns, prepare_constraint
 from ._lp import hockey_stick_rows, ratio_rows
 from ._model import (
     EPS_MODEL_MAX,
-    ModelBuilder,
     design_result,
     directed_pairs,
     fixed_fixed_pairs,
+    new_model,
     solve_model,
 )
 from ._problem import check_bounds, check_constraints, check_fixed, check_flag
@@ -157,9 +157,9 @@ def min_delta(
 
     side = prepare_constraints(g, cons, fixed_mask, fixed_values, lower, T) if cons else None
     t0 = time.perf_counter()
-    mb = ModelBuilder("rainbowdp_min_delta")
+    mb = new_model("rainbowdp_min_delta", slv)
     cols = constrained_columns(mb, fixed_mask, fixed_values, lower, upper, T, side)
-    dcol = int(mb.add_columns(["delta"], np.array([floor]), None)[0])
+    dcol = int(mb.add_columns(("delta",), np.array([floor]), None)[0])
     blocks = pair_blocks(cols, *directed_pairs(g, fixed_mask))
     if events == "all":
         hockey_stick_rows(mb, cols, blocks, x, delta_col=dcol)

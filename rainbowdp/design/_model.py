@@ -1,9 +1,12 @@
-r"""Building, solving and reading back the PuLP models of the LP and MILP designers.
+r"""Building, solving and reading back the models of the LP and MILP designers.
 
-A model is filled from numpy index arrays (:class:`ModelBuilder`); the safety margin and the
-coefficient cap say at which parameters it is solved; :func:`solve_model` and :func:`extract`
-read the solver's mechanism back, :func:`repair_solution` turns it into a proved one (the repair
-itself is :mod:`rainbowdp._repair`) and :func:`design_result` builds the result.
+A model is filled from numpy index arrays (:class:`ArrayModel`); :func:`new_model` picks how it
+reaches the solver: as arrays straight into highspy for ``solver="highs"``
+(:class:`~rainbowdp.design._highs.HighsModel`), as a PuLP problem for every other solver
+(:class:`ModelBuilder`). The safety margin and the coefficient cap say at which parameters it is
+solved; :func:`solve_model` and :func:`extract` read the solver's mechanism back,
+:func:`repair_solution` turns it into a proved one (the repair itself is
+:mod:`rainbowdp._repair`) and :func:`design_result` builds the result.
 """
 
 from __future__ import annotations
@@ -51,51 +54,64 @@ def fixed_fixed_pairs(G: RainbowGraph, fixed_mask: np.ndarray) -> tuple[np.ndarr
 
 
 # ---------------------------------------------------------------------------------- model
-class ModelBuilder:
-    """A PuLP problem filled from numpy index arrays (one Python step per row, not per term)."""
+#: Row senses (PuLP's values, so that a PuLP row and an array row read the same).
+LE, EQ, GE = pulp.LpConstraintLE, pulp.LpConstraintEQ, pulp.LpConstraintGE
+
+#: Names of a block of rows or columns: ``(prefix, *index arrays)``, spelled out by
+#: :func:`names` only by a model that needs names (PuLP's); the arrays path never makes them.
+Tag = tuple
+
+
+class ArrayModel:
+    """A maximisation model kept as numpy arrays, filled block by block from index arrays.
+
+    Columns carry bounds and integrality; rows are COO triplets with a sense and a right-hand
+    side. Subclasses hand the model to a solver: :class:`ModelBuilder` (PuLP, for CBC and any
+    PuLP solver) and :class:`rainbowdp.design._highs.HighsModel` (the arrays straight into
+    highspy). Both share the row algebra, :meth:`refine` and the reading of the solution.
+    """
 
     def __init__(self, name: str) -> None:
-        self.prob = pulp.LpProblem(name, pulp.LpMaximize)
-        self.vars: list[pulp.LpVariable] = []
+        self.name = name
+        self.n_cols = 0
         self.n_rows = 0
         self.n_integer = 0
-        self._rows: dict[str, pulp.LpConstraint] = {}
-        # the same model as arrays, for refine(): COO triplets, rhs, sense; column bounds
         self._coo: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._rhs: list[np.ndarray] = []
         self._sense: list[np.ndarray] = []
         self._lb: list[np.ndarray] = []
         self._ub: list[np.ndarray] = []
         self._int: list[np.ndarray] = []
+        self.cost = np.zeros(0)
+        #: A feasible point to start from (all columns), or ``None`` (:meth:`set_start`).
+        self.start: np.ndarray | None = None
 
+    # -- filled by the designers -------------------------------------------------------------
     def add_columns(
-        self, names: list[str], lower: np.ndarray, upper: np.ndarray | None, *, binary: bool = False
+        self, tag: Tag, lower: np.ndarray, upper: np.ndarray | None, *, binary: bool = False
     ) -> np.ndarray:
-        start = len(self.vars)
-        k = len(names)
-        self._lb.append(np.zeros(k) if binary else np.asarray(lower, dtype=float))
-        self._ub.append(
-            np.ones(k)
-            if binary
-            else (np.full(k, np.inf) if upper is None else np.asarray(upper, dtype=float))
-        )
-        self._int.append(np.full(k, binary))
-        add = self.prob.add_variable
+        """Columns with bounds ``[lower, upper]`` (``upper=None``: no upper bound), or binary;
+        returns their ids."""
+        k = np.asarray(lower).size
+        lo = np.zeros(k) if binary else np.asarray(lower, dtype=float).reshape(k)
         if binary:
-            self.vars.extend(add(nm, cat=pulp.LpBinary) for nm in names)
-            self.n_integer += len(names)
+            hi = np.ones(k)
         elif upper is None:
-            self.vars.extend(add(nm, lo) for nm, lo in zip(names, lower.tolist(), strict=True))
+            hi = np.full(k, np.inf)
         else:
-            self.vars.extend(
-                add(nm, lo, hi)
-                for nm, lo, hi in zip(names, lower.tolist(), upper.tolist(), strict=True)
-            )
-        return np.arange(start, len(self.vars))
+            hi = np.asarray(upper, dtype=float).reshape(k)
+        self._lb.append(lo)
+        self._ub.append(hi)
+        self._int.append(np.full(k, binary))
+        start = self.n_cols
+        self._new_columns(tag, lo, hi, binary)
+        self.n_cols += k
+        self.n_integer += k if binary else 0
+        return np.arange(start, self.n_cols)
 
     def add_rows(
         self,
-        names: list[str],
+        tag: Tag,
         idx: np.ndarray,
         coef: np.ndarray,
         sense: int,
@@ -110,50 +126,84 @@ class ModelBuilder:
         """
         if merge and idx.shape[1] > 1:
             idx, coef = merge_repeats(idx, np.broadcast_to(coef, idx.shape))
-        V = self.vars
-        Expr = pulp.LpAffineExpression
-        Con = pulp.LpConstraint
-        rows = self._rows
         if idx.shape[1] == 0:
             return
-        keep = idx >= 0
+        coef = np.broadcast_to(np.asarray(coef, dtype=float), idx.shape)
+        rhs = np.asarray(rhs, dtype=float)
+        keep = (idx >= 0) & (coef != 0)
         r_ids = np.broadcast_to(
             np.arange(self.n_rows, self.n_rows + idx.shape[0])[:, None], idx.shape
         )
-        self._coo.append((r_ids[keep], idx[keep], np.asarray(coef, dtype=float)[keep]))
-        self._rhs.append(np.asarray(rhs, dtype=float))
+        self._coo.append((r_ids[keep], idx[keep], coef[keep]))
+        self._rhs.append(rhs)
         self._sense.append(np.full(idx.shape[0], sense))
-        if np.all(idx >= 0):
-            for nm, ii, cc, r in zip(names, idx.tolist(), coef.tolist(), rhs.tolist(), strict=True):
-                rows[nm] = Con(Expr([(V[i], c) for i, c in zip(ii, cc, strict=True)]), sense, nm, r)
-        else:
-            for nm, ii, cc, r in zip(names, idx.tolist(), coef.tolist(), rhs.tolist(), strict=True):
-                terms = [(V[i], c) for i, c in zip(ii, cc, strict=True) if i >= 0]
-                rows[nm] = Con(Expr(terms), sense, nm, r)
-        self.n_rows += len(names)
+        self._new_rows(tag, idx, coef, sense, rhs)
+        self.n_rows += idx.shape[0]
 
-    def add_sum_rows(
-        self, names: list[str], groups: np.ndarray, sense: int, rhs: np.ndarray
-    ) -> None:
+    def add_sum_rows(self, tag: Tag, groups: np.ndarray, sense: int, rhs: np.ndarray) -> None:
         """Rows ``sum_k x[groups[r, k]] (sense) rhs[r]`` for groups of equal size (a column
         repeated in a group counts as often as it occurs)."""
-        self.add_rows(names, groups, np.ones(groups.shape), sense, rhs, merge=True)
+        self.add_rows(tag, groups, np.ones(groups.shape), sense, rhs, merge=True)
 
     def set_objective(self, ids: np.ndarray, coefs: np.ndarray) -> None:
         """Maximise ``sum_k coefs[k] x[ids[k]]`` (repeated ids add up)."""
-        V = self.vars
-        if ids.size:
-            coefs = np.bincount(ids, weights=coefs, minlength=len(V))
-            ids = np.arange(coefs.size)
-        nz = coefs != 0
-        expr = pulp.LpAffineExpression(
-            [(V[i], c) for i, c in zip(ids[nz].tolist(), coefs[nz].tolist(), strict=True)]
-        )
-        self.prob.setObjective(expr)
+        self.cost = np.bincount(ids, weights=coefs, minlength=self.n_cols).astype(float)
+        self._new_objective(self.cost)
+
+    def set_start(self, x: np.ndarray) -> None:
+        """Offer ``x`` (a value for every column, feasible for the model) as a starting point.
+        Used by the solvers that accept one (HiGHS through arrays); ignored by the others."""
+        self.start = np.asarray(x, dtype=float)
 
     def finish(self) -> None:
-        self.prob.extend(self._rows)
-        self._rows = {}
+        """Called once the model is complete, before :meth:`solve`."""
+
+    # -- the model as arrays -----------------------------------------------------------------
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(lower, upper, integer)`` of every column."""
+        if not self._lb:
+            return np.zeros(0), np.zeros(0), np.zeros(0, dtype=bool)
+        return np.concatenate(self._lb), np.concatenate(self._ub), np.concatenate(self._int)
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(row ids, column ids, coefficients, rhs and sense)`` of the whole matrix: COO
+        triplets (a column may repeat within a row only if the rows were added so), then
+        ``(rhs, sense)`` stacked as one (2, R) array."""
+        if not self._coo:
+            e = np.zeros(0, dtype=np.intp)
+            return e, e, np.zeros(0), np.zeros((2, 0))
+        cat = np.concatenate
+        return (
+            cat([c[0] for c in self._coo]),
+            cat([c[1] for c in self._coo]),
+            cat([c[2] for c in self._coo]),
+            np.vstack([cat(self._rhs), cat(self._sense).astype(float)]),
+        )
+
+    def matrix(self) -> Any:
+        """The constraint matrix as a ``scipy.sparse.csr_array`` (repeated entries summed)."""
+        from scipy.sparse import csr_array
+
+        r, c, v, _ = self.rows()
+        return csr_array((v, (r, c)), shape=(self.n_rows, self.n_cols))
+
+    def residuals(self, x: np.ndarray) -> np.ndarray:
+        """How far ``x`` violates each row (``> 0``: violated; equalities by ``|Ax - b|``)."""
+        if not self.n_rows:
+            return np.zeros(0)
+        _, _, _, rs = self.rows()
+        rhs, sense = rs[0], rs[1]
+        act = self.matrix() @ x
+        return np.where(sense == LE, act - rhs, np.where(sense == GE, rhs - act, abs(act - rhs)))
+
+    # -- solved ------------------------------------------------------------------------------
+    def solve(self, solver: Any, time_limit: float | None) -> solvers.SolveOutcome:
+        """Solve (raising as :func:`rainbowdp.design.solvers.solve` does unless optimal)."""
+        raise NotImplementedError
+
+    def values(self, ids: np.ndarray) -> np.ndarray:
+        """The solver's values of columns ``ids``."""
+        raise NotImplementedError
 
     def refine(self, *, tol: float = 1e-6) -> np.ndarray | None:
         r"""Recompute the solver's vertex in full float64 precision.
@@ -166,27 +216,23 @@ class ModelBuilder:
         returned (column values in model order); ``None`` if there is nothing to refine.
         The exact verifier judges the result like any other point.
         """
-        from scipy.sparse import csr_array
         from scipy.sparse.linalg import lsqr
 
-        if not self._coo or not self.vars:
+        if not self._coo or not self.n_cols:
             return None
-        x = self.values(np.arange(len(self.vars)))
-        lb, ub = np.concatenate(self._lb), np.concatenate(self._ub)
-        integer = np.concatenate(self._int)
-        rows = np.concatenate([c[0] for c in self._coo])
-        cols = np.concatenate([c[1] for c in self._coo])
-        vals = np.concatenate([c[2] for c in self._coo])
-        rhs, sense = np.concatenate(self._rhs), np.concatenate(self._sense)
-        A = csr_array((vals, (rows, cols)), shape=(self.n_rows, len(self.vars)))
+        x = self.values(np.arange(self.n_cols))
+        lb, ub, integer = self.columns()
+        _, _, _, rs = self.rows()
+        rhs, sense = rs[0], rs[1]
+        A = self.matrix()
         x = np.where(integer, np.round(x), x)
         at_lb = x <= lb + tol
         at_ub = x >= ub - tol
         x = np.where(at_lb, lb, np.where(at_ub, ub, x))
         free = ~(at_lb | at_ub | integer)
         res = A @ x - rhs
-        ge = sense == pulp.LpConstraintGE
-        active = (sense == pulp.LpConstraintEQ) | (np.where(ge, -res, res) > -tol)
+        ge = sense == GE
+        active = (sense == EQ) | (np.where(ge, -res, res) > -tol)
         if not free.any() or not active.any():
             return x
         Af = A[np.flatnonzero(active)][:, np.flatnonzero(free)]
@@ -198,12 +244,91 @@ class ModelBuilder:
         x[free] += dz
         return x
 
+    # -- hooks of the subclasses -------------------------------------------------------------
+    def _new_columns(self, tag: Tag, lower: np.ndarray, upper: np.ndarray, binary: bool) -> None:
+        pass
+
+    def _new_rows(
+        self, tag: Tag, idx: np.ndarray, coef: np.ndarray, sense: int, rhs: np.ndarray
+    ) -> None:
+        pass
+
+    def _new_objective(self, cost: np.ndarray) -> None:
+        pass
+
+
+class ModelBuilder(ArrayModel):
+    """The model as a PuLP problem too (one Python step per row, not per term), for CBC and
+    any PuLP solver object (:func:`rainbowdp.design.solvers.solve`)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.prob = pulp.LpProblem(name, pulp.LpMaximize)
+        self.vars: list[pulp.LpVariable] = []
+        self._rows: dict[str, pulp.LpConstraint] = {}
+
+    def _new_columns(self, tag: Tag, lower: np.ndarray, upper: np.ndarray, binary: bool) -> None:
+        add = self.prob.add_variable
+        nms = names(*tag)
+        if binary:
+            self.vars.extend(add(nm, cat=pulp.LpBinary) for nm in nms)
+        elif np.all(np.isinf(upper)):
+            self.vars.extend(add(nm, lo) for nm, lo in zip(nms, lower.tolist(), strict=True))
+        else:
+            self.vars.extend(
+                add(nm, lo, None if math.isinf(hi) else hi)
+                for nm, lo, hi in zip(nms, lower.tolist(), upper.tolist(), strict=True)
+            )
+
+    def _new_rows(
+        self, tag: Tag, idx: np.ndarray, coef: np.ndarray, sense: int, rhs: np.ndarray
+    ) -> None:
+        V = self.vars
+        Expr = pulp.LpAffineExpression
+        Con = pulp.LpConstraint
+        rows = self._rows
+        nms = names(*tag)
+        if np.all(idx >= 0):
+            for nm, ii, cc, r in zip(nms, idx.tolist(), coef.tolist(), rhs.tolist(), strict=True):
+                rows[nm] = Con(Expr([(V[i], c) for i, c in zip(ii, cc, strict=True)]), sense, nm, r)
+        else:
+            for nm, ii, cc, r in zip(nms, idx.tolist(), coef.tolist(), rhs.tolist(), strict=True):
+                terms = [(V[i], c) for i, c in zip(ii, cc, strict=True) if i >= 0]
+                rows[nm] = Con(Expr(terms), sense, nm, r)
+
+    def _new_objective(self, cost: np.ndarray) -> None:
+        V = self.vars
+        nz = np.flatnonzero(cost)
+        expr = pulp.LpAffineExpression(
+            [(V[i], c) for i, c in zip(nz.tolist(), cost[nz].tolist(), strict=True)]
+        )
+        self.prob.setObjective(expr)
+
+    def finish(self) -> None:
+        self.prob.extend(self._rows)
+        self._rows = {}
+
+    def solve(self, solver: Any, time_limit: float | None) -> solvers.SolveOutcome:
+        return solvers.solve(self.prob, solver, time_limit=time_limit)
+
     def values(self, ids: np.ndarray) -> np.ndarray:
         V = self.vars
         vals = (V[i].varValue for i in ids.tolist())
         return np.fromiter(
             (0.0 if x is None else x for x in vals), dtype=np.float64, count=ids.size
         )
+
+
+def new_model(name: str, solver: Any) -> ArrayModel:
+    """The model for ``solver`` (as returned by :func:`rainbowdp.design.solvers.make_solver`):
+    arrays straight into highspy for ``"highs"`` (:class:`~rainbowdp.design._highs.HighsModel`),
+    a PuLP problem (:class:`ModelBuilder`) for every other solver, a ``pulp.HiGHS`` object
+    passed by the caller included."""
+    if isinstance(solver, solvers.HighsArrays):
+        from ._highs import HighsModel
+
+        return HighsModel(name)
+    return ModelBuilder(name)
 
 
 def merge_repeats(idx: np.ndarray, coef: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -220,8 +345,10 @@ def merge_repeats(idx: np.ndarray, coef: np.ndarray) -> tuple[np.ndarray, np.nda
     return si, sc
 
 
-def names(prefix: str, *parts: np.ndarray) -> list[str]:
-    """``f"{prefix}_{p0}_{p1}..."`` for index arrays of equal length."""
+def names(prefix: str, *parts: Any) -> list[str]:
+    """``f"{prefix}_{p0}_{p1}..."`` for index arrays of equal length (``[prefix]`` without)."""
+    if not parts:
+        return [prefix]
     cols = [p.tolist() for p in parts]
     return [prefix + "_" + "_".join(map(str, t)) for t in zip(*cols, strict=True)]
 
@@ -272,7 +399,7 @@ CONSTRAINED_MARGINS = (SAFETY_MARGIN, 1e-9, 1e-6)
 
 # ---------------------------------------------------------------------------------- solution
 def extract(
-    mb: ModelBuilder,
+    mb: ArrayModel,
     col: np.ndarray,
     fixed_mask: np.ndarray,
     fixed_values: np.ndarray,
@@ -298,7 +425,7 @@ def extract(
 
 
 def solve_model(
-    mb: ModelBuilder,
+    mb: ArrayModel,
     col: np.ndarray,
     U: np.ndarray,
     fixed_mask: np.ndarray,
@@ -324,13 +451,13 @@ def solve_model(
         mb.set_objective(*objective)
     mb.finish()
     build = time.perf_counter() - started
-    out = solvers.solve(mb.prob, solver, time_limit=time_limit)
+    out = mb.solve(solver, time_limit)
     P = extract(mb, col, fixed_mask, fixed_values)
     return out, P, float((U * P).sum()), build
 
 
 def repair_solution(
-    mb: ModelBuilder,
+    mb: ArrayModel,
     col: np.ndarray,
     G: RainbowGraph,
     P: np.ndarray,
@@ -363,7 +490,7 @@ def repair_solution(
 
 
 def design_result(
-    mb: ModelBuilder,
+    mb: ArrayModel,
     out: Any,
     M: Mechanism,
     U: np.ndarray,
@@ -393,7 +520,7 @@ def design_result(
         solver=out.solver,
         build_seconds=build_seconds,
         solve_seconds=out.seconds,
-        n_variables=len(mb.vars),
+        n_variables=mb.n_cols,
         n_constraints=mb.n_rows,
         repair=max(0.0, solver_objective - objective),
         repair_weight=0.0 if math.isnan(repair_weight) else repair_weight,

@@ -27,9 +27,11 @@ class DesignResult:
     status : str
         ``"optimal"`` (anything else raises).
     solver : str
-        Class name of the PuLP solver used (``"HiGHS"``, ``"COIN_CMD"``, ``"PULP_CBC_CMD"``, ...).
+        The solver used: ``"HiGHS"`` (as arrays, or a ``pulp.HiGHS`` object), otherwise the
+        class name of the PuLP solver (``"COIN_CMD"``, ``"PULP_CBC_CMD"``, ...).
     build_seconds, solve_seconds : float
-        Wall time to build the PuLP model and to solve it (including PuLP's hand-over).
+        Wall time to build the model (arrays, plus the PuLP problem for a PuLP solver) and to
+        solve it (including the hand-over to the solver).
     n_variables, n_constraints : int
         Size of the model; ``n_integer_variables`` of them are binary.
     repair : float

@@ -21,12 +21,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-import pulp
 
 from .._validation import real_array
 from ..exceptions import InfeasibleDesignError, ParameterError, ParameterTypeError
 from ..graph import RainbowGraph
-from ._model import ModelBuilder, names
+from ._model import EQ, ArrayModel
 
 __all__: list[str] = []
 
@@ -75,7 +74,7 @@ class Columns(NamedTuple):
 
 
 def probability_variables(
-    mb: ModelBuilder,
+    mb: ArrayModel,
     fixed_mask: np.ndarray,
     fixed_values: np.ndarray,
     lower: np.ndarray,
@@ -121,13 +120,13 @@ def probability_variables(
                 f"index {int(fi[k])}, output index {int(fv[k])}: lower {lo[k]:g} > upper "
                 f"{hi[k]:g})."
             )
-        mb.add_columns(names("p", fi, fv), lo, hi)
+        mb.add_columns(("p", fi, fv), lo, hi)
         rows = col[free]
         row_nodes = free
         if tied is not None:
             rows, keep = np.unique(np.sort(rows, axis=1), axis=0, return_index=True)
             row_nodes = free[keep]
-        mb.add_sum_rows(names("sum", row_nodes), rows, pulp.LpConstraintEQ, np.ones(rows.shape[0]))
+        mb.add_sum_rows(("sum", row_nodes), rows, EQ, np.ones(rows.shape[0]))
     fixed = np.flatnonzero(fixed_mask)
     ext = col.copy()
     known = fixed_values[fixed].ravel()

@@ -3,14 +3,18 @@ r"""Solver choice, time limits, logs and the mapping of solver statuses to excep
 The design problems of :mod:`rainbowdp.design` are modelled with PuLP and handed to one of:
 
 ``"highs"``
-    HiGHS through its Python interface :mod:`highspy` (``pulp.HiGHS``). The default when
-    :mod:`highspy` is installed (``pip install rainbowdp[highs]``).
+    HiGHS through its Python interface :mod:`highspy`. The default when :mod:`highspy` is
+    installed (``pip install rainbowdp[highs]``). The designers hand it the model as arrays
+    (one sparse matrix, :mod:`rainbowdp.design._highs`), without PuLP; :func:`make_solver`
+    returns a :class:`HighsArrays`, which is also an ordinary ``pulp.HiGHS`` for a PuLP
+    problem.
 ``"cbc"``
     COIN-OR CBC: a ``cbc`` executable on the ``PATH`` (``pulp.COIN_CMD``) if there is one, else the
     binary bundled with PuLP (``pulp.PULP_CBC_CMD``). The fallback default.
 any ``pulp.LpSolver`` instance
-    e.g. ``pulp.GUROBI(msg=False)`` or ``pulp.CPLEX_CMD()``, used as configured by the caller
-    (a ``time_limit`` given to the design function is set on a copy).
+    e.g. ``pulp.GUROBI(msg=False)``, ``pulp.CPLEX_CMD()`` or ``pulp.HiGHS(...)`` (HiGHS through
+    PuLP, with its callbacks and options), used as configured by the caller through PuLP (a
+    ``time_limit`` given to the design function is set on a copy).
 
 Every solve ends in exactly one of two ways: a *proven optimal* solution, or an exception.
 
@@ -57,7 +61,11 @@ from ..exceptions import (
 )
 
 __all__ = [
+    "HIGHS_LP_OPTIONS",
+    "HIGHS_MIP_OPTIONS",
+    "HIGHS_OPTIONS",
     "SOLVER_NAMES",
+    "HighsArrays",
     "SolveOutcome",
     "available_solvers",
     "default_solver",
@@ -82,8 +90,50 @@ HIGHS_OPTIONS = {
     "mip_abs_gap": 1e-9,
 }
 
+#: Options added for a pure LP (``make_solver(..., lp=True)``): HiGHS's interior-point method
+#: with crossover (a basic optimal solution), an order of magnitude faster than simplex on the
+#: degenerate privacy LPs of large graphs (docs/design.md, "Solvers").
+HIGHS_LP_OPTIONS = {"solver": "ipm", "run_crossover": "on"}
+
+#: Options added for a MILP (``make_solver(..., lp=False)``); see docs/design.md ("Solvers") for
+#: the measurements behind the choice.
+HIGHS_MIP_OPTIONS: dict[str, Any] = {}
+
 #: Relative MIP gap passed to CBC.
 CBC_GAP_REL = 1e-9
+
+
+class HighsArrays(pulp.HiGHS):
+    """HiGHS as configured by :func:`make_solver` for ``solver="highs"``.
+
+    The designers of :mod:`rainbowdp.design` give it their model as arrays
+    (:class:`rainbowdp.design._highs.HighsModel`, options from :func:`highs_options`); to
+    anything else it is the ``pulp.HiGHS`` it derives from. A ``pulp.HiGHS`` object passed as
+    ``solver`` takes the PuLP path.
+    """
+
+
+def highs_options(solver: pulp.HiGHS) -> dict[str, Any]:
+    """The HiGHS options a ``pulp.HiGHS`` object sets, as ``{name: value}`` for
+    ``Highs.setOptionValue`` (log, gaps, threads, time limit, then its own options).
+
+    Examples
+    --------
+    >>> opts = highs_options(make_solver("highs", time_limit=2.0))
+    >>> opts["threads"], opts["time_limit"], opts["output_flag"]
+    (1, 2.0, False)
+    """
+    out: dict[str, Any] = {"output_flag": bool(solver.msg)}
+    if getattr(solver, "gapRel", None) is not None:
+        out["mip_rel_gap"] = solver.gapRel
+    if getattr(solver, "gapAbs", None) is not None:
+        out["mip_abs_gap"] = solver.gapAbs
+    if getattr(solver, "threads", None) is not None:
+        out["threads"] = solver.threads
+    if solver.timeLimit is not None:
+        out["time_limit"] = float(solver.timeLimit)
+    out.update(solver.optionsDict)
+    return out
 
 
 def _highs_available() -> bool:
@@ -159,9 +209,8 @@ def make_solver(
     msg : bool, default False
         Show the solver's log.
     lp : bool, default False
-        The model is a pure LP: HiGHS then uses its interior-point method with crossover (a
-        basic optimal solution), which is an order of magnitude faster than simplex on the
-        degenerate privacy LPs of large graphs.
+        The model is a pure LP: HiGHS then uses its interior-point method with crossover
+        (:data:`HIGHS_LP_OPTIONS`).
 
     Returns
     -------
@@ -177,6 +226,8 @@ def make_solver(
     Examples
     --------
     >>> type(make_solver("cbc")).__name__ in ("COIN_CMD", "PULP_CBC_CMD")
+    True
+    >>> isinstance(make_solver("highs"), pulp.HiGHS)  # HighsArrays, a pulp.HiGHS too
     True
     >>> make_solver("glpk")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -196,8 +247,8 @@ def make_solver(
                     "`solver`='highs' needs the highspy package (pip install highspy, or "
                     "pip install rainbowdp[highs]); it is not installed. Use solver='cbc'."
                 )
-            extra = {"solver": "ipm", "run_crossover": "on"} if lp else {}
-            return pulp.HiGHS(msg=msg, timeLimit=t, **HIGHS_OPTIONS, **extra)
+            extra = HIGHS_LP_OPTIONS if lp else HIGHS_MIP_OPTIONS
+            return HighsArrays(msg=msg, timeLimit=t, **HIGHS_OPTIONS, **extra)
         if name == "cbc":
             s = _cbc(msg, t)
             if not s.available():
@@ -242,17 +293,42 @@ def _highs_status(prob: pulp.LpProblem) -> str | None:
     return str(model.modelStatusToString(st))
 
 
-def _highs_gap(prob: pulp.LpProblem) -> str:
-    """ ", incumbent ..., bound ..., gap ..." for a HiGHS MIP stopped early (empty otherwise)."""
+def highs_gap(model: Any, *, sign: float) -> str:
+    """ ", incumbent ..., bound ..., gap ..." for a HiGHS MIP stopped early (empty otherwise).
+
+    ``sign`` turns HiGHS's objective into the utility: -1 through PuLP (which hands HiGHS the
+    negated objective of a maximisation), +1 for the arrays (passed as a maximisation)."""
     try:
-        info = prob.solverModel.getInfo()
+        info = model.getInfo()
         inc, bound, gap = info.objective_function_value, info.mip_dual_bound, info.mip_gap
     except Exception:  # pragma: no cover - not a MIP or an older highspy
         return ""
     if not all(math.isfinite(v) for v in (inc, bound, gap)) or info.mip_node_count < 0:
         return ", no incumbent"
-    # PuLP hands HiGHS the negated objective of a maximisation
-    return f", incumbent {-inc:.10g}, bound {-bound:.10g}, relative gap {gap:.3g}"
+    return f", incumbent {sign * inc:.10g}, bound {sign * bound:.10g}, relative gap {gap:.3g}"
+
+
+def highs_outcome(
+    name: str, status: str, seconds: float, time_limit: float | None, gap: Any
+) -> SolveOutcome:
+    """The outcome of a HiGHS run from its model status text (``Highs.modelStatusToString``):
+    returned if ``"Optimal"``, else raised (see the module notes); ``gap()`` gives the
+    incumbent/bound text of a time-limited stop (:func:`highs_gap`)."""
+    text = f"HiGHS model status {status!r}"
+    if status == "Optimal":
+        return SolveOutcome(name, "optimal", seconds)
+    if status in ("Infeasible", "Primal infeasible or unbounded"):
+        raise InfeasibleDesignError(
+            f"the design problem is infeasible (solver {name}: "
+            f"{text}); check `fixed`, `bounds` and `constraints`."
+        )
+    if status == "Time limit reached":
+        raise SolverTimeLimitError(
+            f"solver {name} stopped at the time limit "
+            f"(time_limit={time_limit!r} s) before proving optimality "
+            f"({text}{gap()}); raise `time_limit`."
+        )
+    raise SolverError(f"solver {name} did not prove optimality ({text}).")
 
 
 def solve(
@@ -293,7 +369,7 @@ def solve(
     ...
     rainbowdp.exceptions.InfeasibleDesignError: the design problem is infeasible (solver ...
     """
-    name = type(solver).__name__
+    name = "HiGHS" if isinstance(solver, HighsArrays) else type(solver).__name__
     t0 = time.perf_counter()
     try:
         prob.solve(solver)
@@ -304,22 +380,13 @@ def solve(
     sol_status = pulp.LpSolution.get(prob.sol_status, str(prob.sol_status))
     text = f"status {status!r}, solution status {sol_status!r}"
     if isinstance(solver, pulp.HiGHS):
-        hs = _highs_status(prob)
-        text = f"HiGHS model status {hs!r}"
-        if hs == "Optimal":
-            return SolveOutcome(name, "optimal", seconds)
-        if hs in ("Infeasible", "Primal infeasible or unbounded"):
-            raise InfeasibleDesignError(
-                f"the design problem is infeasible (solver {name}: "
-                f"{text}); check `fixed`, `bounds` and `constraints`."
-            )
-        if hs == "Time limit reached":
-            raise SolverTimeLimitError(
-                f"solver {name} stopped at the time limit "
-                f"(time_limit={time_limit!r} s) before proving optimality "
-                f"({text}{_highs_gap(prob)}); raise `time_limit`."
-            )
-        raise SolverError(f"solver {name} did not prove optimality ({text}).")
+        return highs_outcome(
+            name,
+            str(_highs_status(prob)),
+            seconds,
+            time_limit,
+            lambda: highs_gap(prob.solverModel, sign=-1.0),
+        )
     if prob.status == pulp.LpStatusOptimal and prob.sol_status == pulp.LpSolutionOptimal:
         return SolveOutcome(name, "optimal", seconds)
     if prob.status == pulp.LpStatusInfeasible:

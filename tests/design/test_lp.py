@@ -16,7 +16,8 @@ from scipy.optimize import linprog
 from rainbowdp import certify
 from rainbowdp._repair import dp_mixing_bound, mix
 from rainbowdp.design import lp, utility_matrix
-from rainbowdp.design._model import ModelBuilder
+from rainbowdp.design._highs import HighsModel
+from rainbowdp.design._model import ArrayModel, ModelBuilder
 from rainbowdp.exceptions import InfeasibleDesignError, NotPrivateError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
@@ -275,7 +276,7 @@ def test_closed_form_mixing_weight_restores_privacy(M, eps, dlt, G):
 def _inject(monkeypatch, row: int, delta_vec: np.ndarray) -> None:
     """Perturb the extracted point and switch off the vertex refinement (tested separately)."""
     common = importlib.import_module("rainbowdp.design._model")
-    monkeypatch.setattr(ModelBuilder, "refine", lambda self, **kw: None)
+    monkeypatch.setattr(ArrayModel, "refine", lambda self, **kw: None)  # both model kinds
     real = common.extract
 
     def noisy(*args):
@@ -311,13 +312,13 @@ def test_repair_against_a_fixed_row_raises(monkeypatch):
 def test_refinement_recovers_a_low_precision_vertex(monkeypatch):
     # CBC reports ~8 significant digits; against a fixed row that breaks tight constraints by
     # ~1e-9, which mixing cannot repair. Refinement recomputes the vertex from its active set.
-    real = ModelBuilder.values
+    for cls in (ModelBuilder, HighsModel):  # PuLP's model and the arrays
 
-    def eight_digits(self, ids):
-        v = real(self, ids)
-        return np.array([float(f"{t:.8g}") for t in v])
+        def eight_digits(self, ids, real=cls.values):
+            v = real(self, ids)
+            return np.array([float(f"{t:.8g}") for t in v])
 
-    monkeypatch.setattr(ModelBuilder, "values", eight_digits)
+        monkeypatch.setattr(cls, "values", eight_digits)
     G = RainbowGraph.line([0, 1, 2], 4)
     b = [1 / 7, 2 / 7, 4 / 7]
     res = lp(G, epsilon=1 / 3, delta=0.0, fixed={0: b}, utility="rank")
