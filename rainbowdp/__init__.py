@@ -94,6 +94,7 @@ __all__ = [
     "compare",
     "design",
     "distances_to_boundary",
+    "distributed",
     "dominates",
     "epsilon_for_delta",
     "exceptions",
@@ -115,6 +116,7 @@ __all__ = [
     "prefix_sums_closed_form",
     "privacy_profile",
     "save_graph",
+    "sweep",
     "switch_threshold",
     "tau",
     "utility_from_ranks",
@@ -123,12 +125,13 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    """Load :mod:`rainbowdp.design` (and with it PuLP and the solvers) and
-    :mod:`rainbowdp.cellkey` on first use.
+    """Load :mod:`rainbowdp.design` (and with it PuLP and the solvers),
+    :mod:`rainbowdp.cellkey`, :mod:`rainbowdp.distributed` and :mod:`rainbowdp.sweep` on first
+    use.
 
     ``import rainbowdp`` stays light: verification needs neither PuLP nor matplotlib.
     """
-    if name in ("design", "cellkey"):
+    if name in ("design", "cellkey", "distributed", "sweep"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
