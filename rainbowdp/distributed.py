@@ -91,7 +91,7 @@ from ._kernels import CHUNK_ELEMENTS, directed_divergences, float_error_bound, s
 from ._validation import check_delta, check_epsilon, check_int, check_nonnegative_float, real_array
 from .exceptions import ParameterError, ParameterTypeError
 from .mechanism import ROW_ATOL
-from .privacy import _check_epsilons, _epsilon_core, _profile_core
+from .privacy import _check_epsilons, _epsilon_core, _profile_core, _report_text
 
 __all__ = [
     "DEFAULT_CHUNK_EDGES",
@@ -456,19 +456,7 @@ class DistributedReport:
     n_chunks: int
 
     def __str__(self) -> str:
-        verdict = "private" if self.is_private else "NOT private"
-        s = (
-            f"({self.epsilon:g}, {self.delta:g})-DP: {verdict}; delta required at this epsilon "
-            f"= {self.delta_required:.6g}"
-        )
-        if self.worst_edge is not None:
-            s += (
-                f" on edge {self.worst_edge[0]!r} -> {self.worst_edge[1]!r} with event "
-                f"{set(self.witness) if self.witness else '{}'}"
-            )
-        if not self.is_private:
-            s += f"; {self.n_violations} violating edge(s)"
-        return s + f" ({self.n_edges} edges in {self.n_chunks} chunks)"
+        return _report_text(self) + f" ({self.n_edges} edges in {self.n_chunks} chunks)"
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain Python: the keys of

@@ -216,19 +216,7 @@ class VerificationReport:
     n_violations: int
 
     def __str__(self) -> str:
-        verdict = "private" if self.is_private else "NOT private"
-        s = (
-            f"({self.epsilon:g}, {self.delta:g})-DP: {verdict}; delta required at this epsilon "
-            f"= {self.delta_required:.6g}"
-        )
-        if self.worst_edge is not None:
-            s += (
-                f" on edge {self.worst_edge[0]!r} -> {self.worst_edge[1]!r} with event "
-                f"{set(self.witness) if self.witness else '{}'}"
-            )
-        if not self.is_private:
-            s += f"; {self.n_violations} violating edge(s)"
-        return s
+        return _report_text(self)
 
     def to_dict(self, *, edge_deltas: bool = False) -> dict[str, Any]:
         """The report as plain Python, for JSON, pandas or a notebook.
@@ -277,6 +265,24 @@ class VerificationReport:
         if edge_deltas:
             out["edge_deltas"] = self.edge_deltas.tolist()
         return out
+
+
+def _report_text(report: Any) -> str:
+    """The one-line summary of a verification report (:class:`VerificationReport` or
+    :class:`rainbowdp.distributed.DistributedReport`)."""
+    verdict = "private" if report.is_private else "NOT private"
+    s = (
+        f"({report.epsilon:g}, {report.delta:g})-DP: {verdict}; delta required at this epsilon "
+        f"= {report.delta_required:.6g}"
+    )
+    if report.worst_edge is not None:
+        s += (
+            f" on edge {report.worst_edge[0]!r} -> {report.worst_edge[1]!r} with event "
+            f"{set(report.witness) if report.witness else '{}'}"
+        )
+    if not report.is_private:
+        s += f"; {report.n_violations} violating edge(s)"
+    return s
 
 
 def verify(
