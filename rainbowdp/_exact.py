@@ -219,17 +219,16 @@ def float_error_of(row_sum: float, q: int, enc: ExpEnclosure) -> Fraction:
     return err + (high - low) * s_up / low
 
 
-def rounding_error(p: np.ndarray | float, q: int) -> Fraction:
+def rounding_error(row_sum: float, q: int) -> Fraction:
     r"""The round-off part of :func:`float_error`: a bound on :math:`|\hat H - H_{\hat x}|`.
 
-    ``p`` is the rows, or their largest row sum as a float. This bounds the error of
+    For rows of q outputs whose largest row sum is ``row_sum``, this bounds the error of
     :func:`~rainbowdp._kernels.directed_divergences` at the float multiplier it is given,
     with no enclosure of :math:`e^\epsilon`: the relative round-off of the products,
     differences and the sum, plus an absolute underflow error of at most τ per product
     (:math:`\mathrm{fl}(m\,(2^kQ))`: the scaling is exact, the product rounds once) and per
     difference.
     """
-    row_sum = float(p) if np.isscalar(p) else float(np.asarray(p).sum(axis=1).max())
     s_up = Fraction(row_sum) * (1 + q * U_ROUND * 2)
     return (q + 2) * U_ROUND * s_up * (1 + Fraction(1, 2**30)) + 2 * q * TAU
 

@@ -22,7 +22,6 @@ distribution as in :class:`rainbowdp.Mechanism` (finite, non-negative, sum 1 wit
 
 from __future__ import annotations
 
-import numbers
 from fractions import Fraction
 from typing import Any
 
@@ -30,10 +29,11 @@ import numpy as np
 
 from ._exact import _SCALE, EXP_BITS, _lifted, _pred_scaled, float_at_least, int_rows
 from ._kernels import CHUNK_ELEMENTS, directed_divergences
-from ._validation import check_delta, check_epsilon, real_array
+from ._validation import check_epsilon, real_array
 from .exceptions import ParameterError, ParameterTypeError
 from .mechanism import ROW_ATOL
 from .privacy import (
+    _check_deltas,
     _check_epsilons,
     _edge_delta_upper,
     _enclose,
@@ -110,18 +110,7 @@ def pairs_epsilon_for_delta(value: Any, delta: Any, *, one_way: bool = False) ->
     """
     rows, batched = as_pairs(value)
     one_way = _check_one_way(one_way)
-    scalar = isinstance(delta, numbers.Real) and not isinstance(delta, bool)
-    if scalar:
-        deltas = [check_delta(delta)]
-    else:
-        if isinstance(delta, str | bytes):
-            raise ParameterTypeError(
-                f"`delta` must be a number or an array of numbers, got delta={delta!r}."
-            )
-        arr = real_array(delta, "delta")
-        if arr.ndim != 1:
-            raise ParameterError(f"`delta` must be a number or a 1-D array, got shape {arr.shape}.")
-        deltas = [check_delta(float(d)) for d in arr]
+    deltas, scalar = _check_deltas(delta)
     n = rows.shape[0]
     out = np.empty((n, len(deltas)))
     for j, dlt in enumerate(deltas):

@@ -66,7 +66,6 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 import os
 import sys
 import uuid
@@ -91,7 +90,14 @@ from ._kernels import CHUNK_ELEMENTS, directed_divergences, float_error_bound, s
 from ._validation import check_delta, check_epsilon, check_int, check_nonnegative_float, real_array
 from .exceptions import ParameterError, ParameterTypeError
 from .mechanism import ROW_ATOL
-from .privacy import _check_epsilons, _epsilon_core, _profile_core, _report_text
+from .privacy import (
+    _check_deltas,
+    _check_epsilons,
+    _epsilon_core,
+    _profile_core,
+    _report_dict,
+    _report_text,
+)
 
 __all__ = [
     "DEFAULT_CHUNK_EDGES",
@@ -472,20 +478,7 @@ class DistributedReport:
         >>> d["is_private"], d["worst_edge"], d["n_edges"], d["n_chunks"]
         (True, [0, 1], 1, 1)
         """
-        from .interop import plain
-
-        return {
-            "is_private": bool(self.is_private),
-            "epsilon": float(self.epsilon),
-            "delta": float(self.delta),
-            "delta_required": float(self.delta_required),
-            "worst_edge": plain(self.worst_edge),
-            "witness": plain(list(self.witness)),
-            "n_violations": int(self.n_violations),
-            "tolerance": float(self.tolerance),
-            "n_edges": int(self.n_edges),
-            "n_chunks": int(self.n_chunks),
-        }
+        return _report_dict(self) | {"n_edges": int(self.n_edges), "n_chunks": int(self.n_chunks)}
 
 
 @dataclass
@@ -844,20 +837,8 @@ def epsilon_for_delta(
     [0.0, 0.0]
     """
     p = _check_probabilities(probabilities)
-    scalar = isinstance(delta, numbers.Real) and not isinstance(delta, bool)
-    if scalar:
-        deltas = (check_delta(delta),)
-    else:
-        if isinstance(delta, str | bytes):
-            raise ParameterTypeError(
-                f"`delta` must be a number or an array of numbers, got delta={delta!r}."
-            )
-        arr_d = real_array(delta, "delta")
-        if arr_d.ndim != 1:
-            raise ParameterError(
-                f"`delta` must be a number or a 1-D array, got shape {arr_d.shape}."
-            )
-        deltas = tuple(check_delta(float(d)) for d in arr_d)
+    listed, scalar = _check_deltas(delta)
+    deltas = tuple(listed)
     one_way = _check_bool(directed, "directed")
     size = None if chunk_size is None else check_int(chunk_size, "chunk_size", minimum=1)
     scheduler = _check_scheduler(scheduler)

@@ -249,22 +249,28 @@ class VerificationReport:
         >>> json.loads(json.dumps(d)) == d
         True
         """
-        from .interop import plain
-
-        out: dict[str, Any] = {
-            "is_private": bool(self.is_private),
-            "epsilon": float(self.epsilon),
-            "delta": float(self.delta),
-            "delta_required": float(self.delta_required),
-            "worst_edge": plain(self.worst_edge),
-            "witness": plain(list(self.witness)),
-            "n_violations": int(self.n_violations),
-            "tolerance": float(self.tolerance),
-            "n_edges": int(self.edge_deltas.shape[0]),
-        }
+        out = _report_dict(self)
+        out["n_edges"] = int(self.edge_deltas.shape[0])
         if edge_deltas:
             out["edge_deltas"] = self.edge_deltas.tolist()
         return out
+
+
+def _report_dict(report: Any) -> dict[str, Any]:
+    """The fields every verification report shares, as plain Python (see
+    :meth:`VerificationReport.to_dict`)."""
+    from .interop import plain
+
+    return {
+        "is_private": bool(report.is_private),
+        "epsilon": float(report.epsilon),
+        "delta": float(report.delta),
+        "delta_required": float(report.delta_required),
+        "worst_edge": plain(report.worst_edge),
+        "witness": plain(list(report.witness)),
+        "n_violations": int(report.n_violations),
+        "tolerance": float(report.tolerance),
+    }
 
 
 def _report_text(report: Any) -> str:
@@ -682,6 +688,10 @@ def epsilon_for_delta(mechanism: Any, delta: Any, *, one_way: bool = False) -> A
     :math:`Q(v) = 0 < P(v)` have infinite privacy loss: if their mass exceeds δ the answer is
     ``inf``.
 
+    On a graph with many edges, a strided sample is solved first and one float pass proves most
+    edges below it, so that only the few others are estimated (see docs/verification.md); the
+    value is that of estimating every edge.
+
     The float estimate is raised by :math:`2^{-45}\max(1, \epsilon)` and then *proved*: every
     directed edge must satisfy :math:`H_L \le \delta` exactly for a rational :math:`L \le
     e^{\hat\epsilon}` (:mod:`rainbowdp._exact`). Edges that fail are recomputed in exact
@@ -715,18 +725,25 @@ def epsilon_for_delta(mechanism: Any, delta: Any, *, one_way: bool = False) -> A
         return pairs_epsilon_for_delta(mechanism, delta, one_way=one_way)
     _no_one_way(one_way)
     m = check_mechanism(mechanism)
-    if not isinstance(delta, numbers.Real) or isinstance(delta, bool):
-        if isinstance(delta, str | bytes):
-            raise ParameterTypeError(
-                f"`delta` must be a number or an array of numbers, got delta={delta!r}."
-            )
-        deltas = real_array(delta, "delta")
-        if deltas.ndim != 1:
-            raise ParameterError(
-                f"`delta` must be a number or a 1-D array, got shape {deltas.shape}."
-            )
-        return np.array([_epsilon_for_delta(m, check_delta(float(d))) for d in deltas])
-    return _epsilon_for_delta(m, check_delta(delta))
+    deltas, scalar = _check_deltas(delta)
+    if scalar:
+        return _epsilon_for_delta(m, deltas[0])
+    return np.array([_epsilon_for_delta(m, d) for d in deltas])
+
+
+def _check_deltas(delta: Any) -> tuple[list[float], bool]:
+    """``delta`` (a number, or a 1-D array of numbers) as a list of checked δ, and whether it
+    was a number (the check of :func:`epsilon_for_delta`)."""
+    if isinstance(delta, numbers.Real) and not isinstance(delta, bool):
+        return [check_delta(delta)], True
+    if isinstance(delta, str | bytes):
+        raise ParameterTypeError(
+            f"`delta` must be a number or an array of numbers, got delta={delta!r}."
+        )
+    arr = real_array(delta, "delta")
+    if arr.ndim != 1:
+        raise ParameterError(f"`delta` must be a number or a 1-D array, got shape {arr.shape}.")
+    return [check_delta(float(d)) for d in arr], False
 
 
 def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
