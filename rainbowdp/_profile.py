@@ -67,7 +67,7 @@ def _anchor_values(
     buf: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    """``out`` (n, A): the larger float divergence of the two directions of each row pair at
+    """``out`` (A, n): the larger float divergence of the two directions of each row pair at
     each multiplier ``m 2^k``, computed as :func:`rainbowdp._kernels.directed_divergences`
     does (same roundings, so :func:`rainbowdp._exact.rounding_error` bounds the error)."""
     n, q = aa.shape
@@ -78,14 +78,14 @@ def _anchor_values(
         scaled_product(bb, m, k, out=tt)
         np.subtract(aa, tt, out=tt)
         np.maximum(tt, 0.0, out=tt)
-        np.matmul(tt, ones, out=out[:, j])
+        np.matmul(tt, ones, out=out[j])
         if one_way:
             continue
         scaled_product(aa, m, k, out=tt)
         np.subtract(bb, tt, out=tt)
         np.maximum(tt, 0.0, out=tt)
         np.matmul(tt, ones, out=col)
-        np.maximum(out[:, j], col, out=out[:, j])
+        np.maximum(out[j], col, out=out[j])
 
 
 def _rows_at_all(
@@ -177,16 +177,16 @@ def profile_one_pass(
 
     # Phase 1, one gather: every edge at the anchors, and lower bounds from the rows largest
     # at some anchor.
-    vals = np.empty((n_e, n_a))
+    vals = np.empty((n_a, n_e))  # one contiguous row per anchor
     best = np.full(n_a, -np.inf)
     a_mults = [mults[i] for i in anchors.tolist()]
     for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
-        v = vals[rows]
+        v = vals[:, rows]
         _anchor_values(aa, bb, a_mults, one_way, buf, v)
-        top = np.argmax(v, axis=0)
-        gain = v[top, np.arange(n_a)] > best
+        top = np.argmax(v, axis=1)
+        gain = v[np.arange(n_a), top] > best
         if gain.any():
-            best = np.maximum(best, v.max(axis=0))
+            best = np.maximum(best, v.max(axis=1))
             learn(np.unique(top[gain]) + rows.start)
 
     # An edge whose value at a multiplier m 2^k is exactly 0 has P_a(v) <= fl(m 2^k P_b(v)) <=
@@ -199,30 +199,38 @@ def profile_one_pass(
 
     def at(idx: np.ndarray, k: int) -> np.ndarray:
         """Values of the edges ``idx`` at the multiplier below e^{ε_k}."""
-        out_k = np.empty((idx.size, 1))
+        out_k = np.empty((1, idx.size))
         for sl, aa, bb in endpoint_rows(p, edges[idx, 0], edges[idx, 1]):
-            _anchor_values(aa, bb, [mults[k]], one_way, buf, out_k[sl])
-        return out_k[:, 0]
+            _anchor_values(aa, bb, [mults[k]], one_way, buf, out_k[:, sl])
+        return out_k[0]
 
     out = np.zeros(n_k)
 
-    def solve(k0: int, k1: int, idx: np.ndarray, fa: np.ndarray, fb: np.ndarray | None) -> None:
-        """δ at grid indices k0 .. k1 - 1 from the edges ``idx`` (a superset of those that can
-        attain the maximum there); ``fa``, ``fb``: their values at k0 and at k1 (None: k1 is
-        past the grid)."""
-        keep = fa > 0.0 if odd is None else (fa > 0.0) | odd[idx]
+    def solve(
+        k0: int, k1: int, idx: np.ndarray | None, fa: np.ndarray, fb: np.ndarray | None
+    ) -> None:
+        """δ at grid indices k0 .. k1 - 1 from the edges ``idx`` (None: all; a superset of those
+        that can attain the maximum there); ``fa``, ``fb``: their values at k0 and at k1
+        (None: k1 is past the grid)."""
+        keep = fa > 0.0
+        if odd is not None:
+            keep |= odd if idx is None else odd[idx]
         cuts = low[k0:k1]
         flat = np.flatnonzero(cuts <= 2.0 * err)
-        if idx.size > SPLIT_EDGES and flat.size and 0 < flat[0] < k1 - k0 - 1:
-            # δ may reach ~0 inside: no bound prunes there but a zero; cut where it may start
-            split(k0, int(k0 + flat[0]), k1, idx[keep], fa[keep], None if fb is None else fb[keep])
-            return
-        if np.all(np.isfinite(cuts)):
+        if not (fa.size > SPLIT_EDGES and flat.size and 0 < flat[0] < k1 - k0 - 1):
+            flat = None
+        if flat is None and np.all(np.isfinite(cuts)):
             # H(x) <= H(x_a) <= F_a + err on the interval: drop F_a + err < min L (threshold
             # rounded down twice, so the real-number inequality holds)
             keep &= fa >= np.nextafter(float(cuts.min()) - err, -np.inf)
-        idx, fa = idx[keep], fa[keep]
-        fb = None if fb is None else fb[keep]
+        sel = np.flatnonzero(keep)
+        idx = sel if idx is None else idx[sel]
+        fa = fa[sel]
+        fb = None if fb is None else fb[sel]
+        if flat is not None:
+            # δ may reach ~0 inside: no bound prunes there but a zero; cut where it may start
+            split(k0, int(k0 + flat[0]), k1, idx, fa, fb)
+            return
         # H is convex in x = e^ε: below its chord between the multipliers x1 < x_k and x2
         # (beyond x2, below H(x2)); t_k = (x_k - x1) / (x2 - x1) errs by at most tau (float exp
         # and division) and |F_b - F_a| <= 2
@@ -254,9 +262,8 @@ def profile_one_pass(
         solve(km, k1, idx, fm, fb)
         solve(k0, km, idx, fa, fm)
 
-    everything = np.arange(n_e)
     bounds = np.append(anchors, n_k)
     for j in range(n_a - 1, -1, -1):
-        fb = vals[:, j + 1] if j + 1 < n_a else None
-        solve(int(bounds[j]), int(bounds[j + 1]), everything, vals[:, j], fb)
+        fb = vals[j + 1] if j + 1 < n_a else None
+        solve(int(bounds[j]), int(bounds[j + 1]), None, vals[j], fb)
     return out
