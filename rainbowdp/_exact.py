@@ -423,24 +423,51 @@ def delta_upper(
         eta = float_error(p, enc)
     if h is None:
         h = np.maximum(fwd, bwd)
-    h_max = float(h.max())
-    floor = float_at_most(Fraction(h_max) - 2 * eta)
-    band = np.flatnonzero(h >= floor)
-    pa, pb, hb = [], [], []
-    for hd, ca, cb in ((fwd, 0, 1), (bwd, 1, 0)):
-        sel = band[hd[band] >= floor]
-        if sel.size:
-            sel = sel[~certified_zero(p, edges[sel, ca], edges[sel, cb], enc)]
-        pa.append(edges[sel, ca])
-        pb.append(edges[sel, cb])
-        hb.append(hd[sel])
-    a, b = np.concatenate(pa), np.concatenate(pb)
+    floor = float_at_most(Fraction(float(h.max())) - 2 * eta)
+    a, b, _, hb = band_pairs(p, edges, enc, fwd, bwd, floor, h)
     if a.size == 0:
         return 0.0
     if a.size * p.shape[1] > EXACT_WORK:
-        return float_at_least(Fraction(float(np.concatenate(hb).max())) + eta)
+        return float_at_least(Fraction(float(hb.max())) + eta)
     best = max(_exact_pairs(p, a, b, enc.lo_num))
     return float_at_least(Fraction(best, 1 << _SCALE))
+
+
+def band_pairs(
+    p: np.ndarray,
+    edges: np.ndarray,
+    enc: ExpEnclosure,
+    fwd: np.ndarray,
+    bwd: np.ndarray,
+    floor: float | np.ndarray,
+    h: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ordered pairs of ``edges`` whose float divergence (``fwd`` for (u, v), ``bwd`` for
+    (v, u)) is at least ``floor`` (a number, or one per edge) and that :func:`certified_zero`
+    does not prove 0: the candidates for exact work of :func:`delta_upper` and its callers.
+
+    Returns ``(heads, tails, edge indices, float divergences)``, forward pairs first. ``h``,
+    when given, is ``np.maximum(fwd, bwd)``.
+    """
+    if h is None:
+        h = np.maximum(fwd, bwd)
+    band = np.flatnonzero(h >= floor)
+    cut = floor if np.ndim(floor) == 0 else np.asarray(floor)[band]
+    heads, tails, which, vals = [], [], [], []
+    for hd, ca, cb in ((fwd, 0, 1), (bwd, 1, 0)):
+        sel = band[hd[band] >= cut]
+        if sel.size:
+            sel = sel[~certified_zero(p, edges[sel, ca], edges[sel, cb], enc)]
+        heads.append(edges[sel, ca])
+        tails.append(edges[sel, cb])
+        which.append(sel)
+        vals.append(hd[sel])
+    return (
+        np.concatenate(heads),
+        np.concatenate(tails),
+        np.concatenate(which),
+        np.concatenate(vals),
+    )
 
 
 def compare_exp(pa: np.ndarray, pb: np.ndarray, enc: ExpEnclosure) -> tuple[np.ndarray, np.ndarray]:

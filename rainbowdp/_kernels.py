@@ -27,6 +27,7 @@ __all__ = [
     "directed_divergences",
     "endpoint_rows",
     "float_error_bound",
+    "row_divergences",
     "scaled_exp",
     "scaled_product",
 ]
@@ -142,14 +143,26 @@ def directed_divergences(
     ones = np.ones(q)
     for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
         tt = t[: aa.shape[0]]
-        scaled_product(bb, m, k, out=tt)
-        np.subtract(aa, tt, out=tt)
-        np.maximum(tt, 0.0, out=tt)
-        np.matmul(tt, ones, out=fwd[rows])
-        if one_way:
-            continue
-        scaled_product(aa, m, k, out=tt)
-        np.subtract(bb, tt, out=tt)
-        np.maximum(tt, 0.0, out=tt)
-        np.matmul(tt, ones, out=bwd[rows])
+        row_divergences(aa, bb, m, k, tt, ones, fwd[rows])
+        if not one_way:
+            row_divergences(bb, aa, m, k, tt, ones, bwd[rows])
     return fwd, bwd
+
+
+def row_divergences(
+    aa: np.ndarray,
+    bb: np.ndarray,
+    m: float,
+    k: int,
+    tt: np.ndarray,
+    ones: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    r"""``out[i]`` = :math:`H_{m 2^k}(A_i\|B_i)` of gathered rows, in the roundings whose error
+    :func:`rainbowdp._exact.float_error` bounds: one rounded product per entry
+    (:func:`scaled_product`), one subtraction, the positive part, and the row sums as a product
+    with ``ones`` (BLAS). ``tt`` is scratch of the rows' shape."""
+    scaled_product(bb, m, k, out=tt)
+    np.subtract(aa, tt, out=tt)
+    np.maximum(tt, 0.0, out=tt)
+    np.matmul(tt, ones, out=out)

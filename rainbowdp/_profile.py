@@ -51,7 +51,7 @@ from ._exact import (
     multiplier_below,
     rounding_error,
 )
-from ._kernels import CHUNK_ELEMENTS, directed_divergences, endpoint_rows, scaled_product
+from ._kernels import CHUNK_ELEMENTS, directed_divergences, endpoint_rows, row_divergences
 
 __all__ = ["profile_one_pass"]
 
@@ -75,17 +75,10 @@ def _anchor_values(
     ones = np.ones(q)
     col = np.empty(n)
     for j, (m, k) in enumerate(mults):
-        scaled_product(bb, m, k, out=tt)
-        np.subtract(aa, tt, out=tt)
-        np.maximum(tt, 0.0, out=tt)
-        np.matmul(tt, ones, out=out[j])
-        if one_way:
-            continue
-        scaled_product(aa, m, k, out=tt)
-        np.subtract(bb, tt, out=tt)
-        np.maximum(tt, 0.0, out=tt)
-        np.matmul(tt, ones, out=col)
-        np.maximum(out[j], col, out=out[j])
+        row_divergences(aa, bb, m, k, tt, ones, out[j])
+        if not one_way:
+            row_divergences(bb, aa, m, k, tt, ones, col)
+            np.maximum(out[j], col, out=out[j])
 
 
 def _rows_at_all(

@@ -79,7 +79,7 @@ import numpy as np
 from ._exact import (
     EXACT_WORK,
     ExpEnclosure,
-    certified_zero,
+    band_pairs,
     compare_exp,
     delta_upper,
     enclose_exp,
@@ -536,16 +536,7 @@ def _verify_block(
     u, v = int(e[w, 0]), int(e[w, 1])
     if bwd[w] > fwd[w]:
         u, v = v, u
-    floor = _floor(h_max, eta)
-    heads, tails, hs = [], [], []
-    for hd, ca, cb in ((fwd, 0, 1), (bwd, 1, 0)):
-        sel = np.flatnonzero(hd >= floor)
-        if sel.size:
-            sel = sel[~certified_zero(p, e[sel, ca], e[sel, cb], enc)]
-        heads.append(e[sel, ca])
-        tails.append(e[sel, cb])
-        hs.append(hd[sel])
-    a, b, hh = np.concatenate(heads), np.concatenate(tails), np.concatenate(hs)
+    a, b, _, hh = band_pairs(p, e, enc, fwd, bwd, _floor(h_max, eta), h)
     complete = hh.size <= cap
     a, b, hh = _top(a, b, hh, cap)
     return _VerifyPart(

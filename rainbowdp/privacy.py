@@ -55,7 +55,7 @@ from ._exact import (
     _exact_pairs,
     _lifted,
     _pred_scaled,
-    certified_zero,
+    band_pairs,
     compare_exp,
     delta_upper,
     enclose_exp,
@@ -489,15 +489,7 @@ def _edge_delta_upper(
     eta = _eta_upper(enc.epsilon, q, math.ceil(float(p.sum(axis=1).max()) * 2.0**20) / 2.0**20)
     h = np.maximum(fwd, bwd)
     cut = np.nextafter(h - 4.0 * eta, -np.inf)
-    heads, tails, which = [], [], []
-    for hd, ca, cb in ((fwd, 0, 1), (bwd, 1, 0)):
-        sel = np.flatnonzero(hd >= cut)
-        if sel.size:
-            sel = sel[~certified_zero(p, edges[sel, ca], edges[sel, cb], enc)]
-        heads.append(edges[sel, ca])
-        tails.append(edges[sel, cb])
-        which.append(sel)
-    a, b, idx = np.concatenate(heads), np.concatenate(tails), np.concatenate(which)
+    a, b, idx, _ = band_pairs(p, edges, enc, fwd, bwd, cut, h)
     if a.size == 0:
         return out
     pa, pb = p[a], p[b]
