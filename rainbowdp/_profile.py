@@ -2,8 +2,9 @@ r"""The privacy profile at many ε in one pass over the edges.
 
 :func:`rainbowdp.privacy_profile` asks for :math:`\delta(\epsilon_k) = \max_{d \sim d'}
 H_{e^{\epsilon_k}}` at k = 1, …, K. Evaluating every edge at every ε costs K passes over the
-edges. :func:`profile_one_pass` gathers every edge once, at a few *anchors* of the sorted grid,
-and proves for most edges that they cannot attain any of the K maxima; only the others are
+edges. :func:`profile_one_pass` gathers every edge once, at a few *anchors* of the sorted grid
+(placed from a strided sample of edges evaluated at every ε, :func:`_place_anchors`), and
+proves for most edges that they cannot attain any of the K maxima; only the others are
 evaluated at every ε of their interval.
 
 The proofs rest on three facts about one ordered pair (P, Q) and :math:`x = e^\epsilon`:
@@ -135,6 +136,31 @@ def _envelope_at(env: tuple[np.ndarray, np.ndarray, np.ndarray], s: np.ndarray) 
     return t[i] * s - c[i]
 
 
+#: Edges (a strided sample) evaluated at every ε before the pass, to place the anchors.
+SAMPLE_EDGES = 1024
+
+
+def _place_anchors(learn, n_e: int, grid: np.ndarray) -> np.ndarray:
+    """Grid indices of the anchors: :data:`N_ANCHORS` of them, spread evenly in ε over the
+    part of the grid where a strided sample of :data:`SAMPLE_EDGES` edges (``learn``, which
+    also turns them into lower bounds) is not yet 0, the last where it first is.
+
+    Past that point δ is 0 or carried by the few edges whose likelihood ratios reach further,
+    which the exact-zero rule keeps; spreading the anchors over the whole grid would leave a
+    wide interval across the drop to 0, which no chord prunes.
+    """
+    n_k = grid.size
+    end = n_k - 1
+    if n_e > SAMPLE_EDGES and n_k > N_ANCHORS:
+        est = learn(np.linspace(0, n_e - 1, SAMPLE_EDGES).astype(np.intp))
+        zero = np.flatnonzero(est <= 0.0)
+        if zero.size:
+            end = int(zero[0])
+    targets = np.linspace(float(grid[0]), float(grid[end]), min(N_ANCHORS, n_k))
+    at = np.searchsorted(grid[: end + 1], targets).clip(0, end)
+    return np.unique(np.concatenate([[0], at, [end]])).astype(np.intp)
+
+
 #: Kept edges above which an interval of the grid is cut in two (one more evaluation of them).
 SPLIT_EDGES = 2048
 
@@ -158,15 +184,22 @@ def profile_one_pass(
     with np.errstate(over="ignore"):
         xs = np.exp(grid)  # to within 16 ulps (numpy's exp is far more accurate)
     xm = [math.ldexp(m, k) if k < 1000 else math.inf for m, k in mults]  # inf: no chord
-    anchors = np.unique(np.linspace(0, n_k - 1, min(N_ANCHORS, n_k)).round().astype(np.intp))
-    n_a = anchors.size
     low = np.full(n_k, -np.inf)  # L_k <= δ(ε_k), from rows evaluated at every ε
     buf = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
 
-    def learn(picks: np.ndarray) -> None:
+    def learn(picks: np.ndarray) -> np.ndarray:
+        """Lower bounds from the edges ``picks``; returns their largest float values."""
         nonlocal low
-        f = _rows_at_all(p, edges[picks], encs, one_way)
-        low = np.maximum(low, np.nextafter(f.max(axis=0) - etas, -np.inf))
+        top = np.full(n_k, -np.inf)
+        step = max(1, CHUNK_ELEMENTS // max(q * n_k, 1))
+        for s in range(0, picks.size, step):
+            f = _rows_at_all(p, edges[picks[s : s + step]], encs, one_way)
+            np.maximum(top, f.max(axis=0), out=top)
+        low = np.maximum(low, np.nextafter(top - etas, -np.inf))
+        return top
+
+    anchors = _place_anchors(learn, n_e, grid)
+    n_a = anchors.size
 
     # Phase 1, one gather: every edge at the anchors, and lower bounds from the rows largest
     # at some anchor.

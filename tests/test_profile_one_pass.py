@@ -70,8 +70,11 @@ GRIDS = {
     anchors=st.integers(1, 6),
     chunk=st.sampled_from([8, 64, 1 << 16]),
     split=st.sampled_from([0, 5, 2048]),
+    sample=st.sampled_from([1, 7, 1024]),
 )
-def test_one_pass_equals_per_epsilon(seed, n, m, q, kind, grid, one_way, anchors, chunk, split):
+def test_one_pass_equals_per_epsilon(
+    seed, n, m, q, kind, grid, one_way, anchors, chunk, split, sample
+):
     rng = np.random.default_rng(seed)
     p = rows(rng, n, q, kind)
     edges = random_edges(rng, n, m)
@@ -83,6 +86,7 @@ def test_one_pass_equals_per_epsilon(seed, n, m, q, kind, grid, one_way, anchors
         mp.setattr(one_pass, "N_ANCHORS", anchors)
         mp.setattr(kernels, "CHUNK_ELEMENTS", chunk)  # many chunks: the bounds L_k grow
         mp.setattr(one_pass, "SPLIT_EDGES", split)  # intervals cut in two, recursively
+        mp.setattr(one_pass, "SAMPLE_EDGES", sample)  # anchors placed from a sample, or not
         got = one_pass.profile_one_pass(p, edges, one_way, g)
     finally:
         mp.undo()
@@ -116,6 +120,36 @@ def test_privacy_profile_uses_one_pass_with_the_same_values(monkeypatch):
     want = per_epsilon(M.probabilities, G.edges, False, eps)
     assert np.array_equal(got, want)
     assert np.all(np.diff(got[np.argsort(eps, kind="stable")]) <= 0)  # δ(ε) non-increasing
+
+
+def test_anchors_end_where_the_sample_reaches_zero():
+    """Anchors spread over the part of the grid where δ > 0, not over the whole grid: on a grid
+    reaching far past every likelihood ratio, the last anchor is the first ε at which the sample
+    is 0, and the others lie before it."""
+    rng = np.random.default_rng(5)
+    n, q = 2000, 4
+    p = rows(rng, n, q, "uniform")
+    edges = random_edges(rng, n, 20000)
+    grid = np.linspace(0.0, 12.0, 100)
+    seen = []
+
+    def learn(picks):
+        enc = [enclose_exp(float(e)) for e in grid]
+        f = one_pass._rows_at_all(p, edges[picks], enc, False)
+        seen.append(picks.size)
+        return f.max(axis=0)
+
+    anchors = one_pass._place_anchors(learn, edges.shape[0], grid)
+    assert seen == [one_pass.SAMPLE_EDGES]
+    a, b = p[edges[:, 0]], p[edges[:, 1]]
+    top = np.log(np.maximum(a / b, b / a).max())  # the largest log-ratio over all edges
+    assert 0.5 < top < 4.0
+    # the sample is 0 from the first ε past its own largest ratio, at most the edges' largest
+    assert grid[anchors[-1]] <= top + grid[1]
+    assert anchors[0] == 0 and anchors.size == one_pass.N_ANCHORS
+    assert np.all(np.diff(anchors) > 0)
+    # evenly in ε: the middle anchor near the middle of [0, ε_end]
+    assert abs(grid[anchors[1]] - grid[anchors[-1]] / 2) <= grid[1]
 
 
 def test_envelope_is_the_maximum_of_its_lines():
