@@ -1,5 +1,6 @@
 """Test-session set-up shared by tests/ and the doctests in rainbowdp/."""
 
+import importlib.util
 import os
 
 os.environ.setdefault("MPLBACKEND", "Agg")
@@ -16,3 +17,6 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# The compiled kernels import numba at module level; without the optional extra, skip them.
+collect_ignore = [] if importlib.util.find_spec("numba") else ["rainbowdp/_numba_kernels.py"]

@@ -21,6 +21,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from . import _fused
+
 __all__ = [
     "CHUNK_ELEMENTS",
     "EPS_SATURATION",
@@ -128,13 +130,16 @@ def directed_divergences(
 ) -> tuple[np.ndarray, np.ndarray]:
     r""":math:`H_{\hat x}(P_u\|P_v)` and :math:`H_{\hat x}(P_v\|P_u)` for every edge (u, v).
 
-    :math:`\hat x = m\,2^k` (see :func:`scaled_exp`); computed in chunks. With ``one_way``
+    :math:`\hat x = m\,2^k` (see :func:`scaled_exp`); computed in chunks, or in one compiled
+    pass where numba is installed (:mod:`rainbowdp._fused`). With ``one_way``
     (the arcs of a directed graph) only the first is computed and the second is ``-inf``
     everywhere: no constraint, below every δ and never a maximum.
     """
     n_e, q = edges.shape[0], p.shape[1]
     fwd = np.empty(n_e)
     bwd = np.full(n_e, -np.inf) if one_way else np.empty(n_e)
+    if _fused.divergences(p, edges, m, k, fwd, None if one_way else bwd):
+        return fwd, bwd  # compiled: the same roundings in one pass (rainbowdp._fused)
     t = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
     # Row sums as a product with a vector of ones (BLAS): faster than ``sum(axis=1)`` over short
     # rows, and the same error bound -- any order of adding q non-negative terms errs by at

@@ -42,6 +42,7 @@ import math
 
 import numpy as np
 
+from . import _fused, _kernels
 from ._exact import (
     ExpEnclosure,
     delta_upper,
@@ -52,7 +53,7 @@ from ._exact import (
     multiplier_below,
     rounding_error,
 )
-from ._kernels import CHUNK_ELEMENTS, directed_divergences, endpoint_rows, row_divergences
+from ._kernels import directed_divergences, endpoint_rows, row_divergences
 
 __all__ = ["profile_one_pass"]
 
@@ -80,6 +81,23 @@ def _anchor_values(
         if not one_way:
             row_divergences(bb, aa, m, k, tt, ones, col)
             np.maximum(out[j], col, out=out[j])
+
+
+def _edges_at(
+    p: np.ndarray,
+    edges: np.ndarray,
+    mults: list[tuple[float, int]],
+    one_way: bool,
+    buf: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """:func:`_anchor_values` of the edges ``edges``: in one compiled pass where numba is
+    installed (:func:`rainbowdp._fused.multi_divergences`, the same roundings), else gathered
+    in chunks."""
+    if _fused.multi_divergences(p, edges, mults, one_way, out):
+        return
+    for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
+        _anchor_values(aa, bb, mults, one_way, buf, out[:, rows])
 
 
 def _rows_at_all(
@@ -166,17 +184,25 @@ SPLIT_EDGES = 2048
 
 
 def profile_one_pass(
-    p: np.ndarray, edges: np.ndarray, one_way: bool, grid: np.ndarray
+    p: np.ndarray,
+    edges: np.ndarray,
+    one_way: bool,
+    grid: np.ndarray,
+    row_sum: float | None = None,
+    irregular: np.ndarray | None = None,
 ) -> np.ndarray:
     """δ(ε) over the edges at each ε of ``grid`` (sorted, distinct, finite, >= 0).
 
     The same values as :func:`rainbowdp._exact.delta_upper` at each ε over all edges (see the
-    module notes), with one gather of all edges.
+    module notes), with one gather of all edges. ``row_sum`` (the largest row sum of ``p``)
+    and ``irregular`` (:func:`rainbowdp._exact.irregular_rows` of ``p``) are computed when not
+    given.
     """
     n_e, q = edges.shape[0], p.shape[1]
     n_k = grid.shape[0]
     encs = [enclose_exp(float(e)) for e in grid.tolist()]
-    row_sum = float(p.sum(axis=1).max())
+    if row_sum is None:
+        row_sum = float(p.sum(axis=1).max())
     eta_exact = [float_error_of(row_sum, q, enc) for enc in encs]
     etas = np.array([float_at_least(e) for e in eta_exact])
     err = float_at_least(rounding_error(row_sum, q))
@@ -185,13 +211,14 @@ def profile_one_pass(
         xs = np.exp(grid)  # to within 16 ulps (numpy's exp is far more accurate)
     xm = [math.ldexp(m, k) if k < 1000 else math.inf for m, k in mults]  # inf: no chord
     low = np.full(n_k, -np.inf)  # L_k <= δ(ε_k), from rows evaluated at every ε
-    buf = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
+    chunk = max(1, _kernels.CHUNK_ELEMENTS // max(q, 1))  # edges per chunk of the pass
+    buf = np.empty((min(chunk, n_e), q))
 
     def learn(picks: np.ndarray) -> np.ndarray:
         """Lower bounds from the edges ``picks``; returns their largest float values."""
         nonlocal low
         top = np.full(n_k, -np.inf)
-        step = max(1, CHUNK_ELEMENTS // max(q * n_k, 1))
+        step = max(1, _kernels.CHUNK_ELEMENTS // max(q * n_k, 1))
         for s in range(0, picks.size, step):
             f = _rows_at_all(p, edges[picks[s : s + step]], encs, one_way)
             np.maximum(top, f.max(axis=0), out=top)
@@ -206,19 +233,20 @@ def profile_one_pass(
     vals = np.empty((n_a, n_e))  # one contiguous row per anchor
     best = np.full(n_a, -np.inf)
     a_mults = [mults[i] for i in anchors.tolist()]
-    for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
-        v = vals[:, rows]
-        _anchor_values(aa, bb, a_mults, one_way, buf, v)
+    for start in range(0, n_e, chunk):
+        v = vals[:, start : start + chunk]
+        _edges_at(p, edges[start : start + chunk], a_mults, one_way, buf, v)
         top = np.argmax(v, axis=1)
         gain = v[np.arange(n_a), top] > best
         if gain.any():
             best = np.maximum(best, v.max(axis=1))
-            learn(np.unique(top[gain]) + rows.start)
+            learn(np.unique(top[gain]) + start)
 
     # An edge whose value at a multiplier m 2^k is exactly 0 has P_a(v) <= fl(m 2^k P_b(v)) <=
     # m 2^k (1 + u) P_b(v) <= L P_b(v) on every output, hence H = 0 at every ε from there on
     # -- provided no product m 2^k P_b(v) > 0 is subnormal: no positive entry below 2^-1000.
-    irregular = irregular_rows(p)
+    if irregular is None:
+        irregular = irregular_rows(p)
     odd = None
     if irregular.size:
         odd = np.isin(edges[:, 0], irregular) | np.isin(edges[:, 1], irregular)
@@ -226,8 +254,7 @@ def profile_one_pass(
     def at(idx: np.ndarray, k: int) -> np.ndarray:
         """Values of the edges ``idx`` at the multiplier below e^{ε_k}."""
         out_k = np.empty((1, idx.size))
-        for sl, aa, bb in endpoint_rows(p, edges[idx, 0], edges[idx, 1]):
-            _anchor_values(aa, bb, [mults[k]], one_way, buf, out_k[:, sl])
+        _edges_at(p, edges[idx], [mults[k]], one_way, buf, out_k)
         return out_k[0]
 
     out = np.zeros(n_k)
@@ -238,18 +265,41 @@ def profile_one_pass(
         """δ at grid indices k0 .. k1 - 1 from the edges ``idx`` (None: all; a superset of those
         that can attain the maximum there); ``fa``, ``fb``: their values at k0 and at k1
         (None: k1 is past the grid)."""
-        keep = fa > 0.0
-        if odd is not None:
-            keep |= odd if idx is None else odd[idx]
+        odd_here = None if odd is None else (odd if idx is None else odd[idx])
         cuts = low[k0:k1]
+        finite = bool(np.all(np.isfinite(cuts)))
         flat = np.flatnonzero(cuts <= 2.0 * err)
         if not (fa.size > SPLIT_EDGES and flat.size and 0 < flat[0] < k1 - k0 - 1):
             flat = None
-        if flat is None and np.all(np.isfinite(cuts)):
-            # H(x) <= H(x_a) <= F_a + err on the interval: drop F_a + err < min L (threshold
-            # rounded down twice, so the real-number inequality holds)
-            keep &= fa >= np.nextafter(float(cuts.min()) - err, -np.inf)
-        sel = np.flatnonzero(keep)
+        # H(x) <= H(x_a) <= F_a + err on the interval: drop F_a + err < min L (threshold
+        # rounded down twice, so the real-number inequality holds)
+        thr = np.nextafter(float(cuts.min()) - err, -np.inf) if finite else -np.inf
+        # H is convex in x = e^ε: below its chord between the multipliers x1 < x_k and x2
+        # (beyond x2, below H(x2)); t_k = (x_k - x1) / (x2 - x1) errs by at most tau (float exp
+        # and division) and |F_b - F_a| <= 2
+        x1 = xm[k0]
+        x2 = xm[k1] if fb is not None else math.inf
+        tau = 64 * 2.0**-53 * x2 / (x2 - x1) if x1 < x2 < math.inf else math.inf
+        chord = finite and tau <= 2.0**-20
+        env = None
+        if chord:
+            env = _envelope(np.clip((xs[k0:k1] - x1) / (x2 - x1), 0.0, 1.0), cuts)
+        # (+ 2^-40: the float evaluation of the envelope, a few ulps of numbers <= 2)
+        margin = err + 2 * tau + 2.0**-40
+        sel = None
+        if flat is None:  # every test in one compiled pass, where numba is installed
+            lines = None if env is None else env[1:]
+            sel = _fused.chord_select(fa, fb, odd_here, thr, lines, margin)
+        if sel is None:
+            keep = fa > 0.0
+            if odd_here is not None:
+                keep |= odd_here
+            if flat is None:
+                keep &= fa >= thr
+            sel = np.flatnonzero(keep)
+            if flat is None and env is not None and sel.size:
+                ok = fa[sel] + _envelope_at(env, fb[sel] - fa[sel]) + margin >= 0
+                sel = sel[ok]
         idx = sel if idx is None else idx[sel]
         fa = fa[sel]
         fb = None if fb is None else fb[sel]
@@ -257,17 +307,6 @@ def profile_one_pass(
             # δ may reach ~0 inside: no bound prunes there but a zero; cut where it may start
             split(k0, int(k0 + flat[0]), k1, idx, fa, fb)
             return
-        # H is convex in x = e^ε: below its chord between the multipliers x1 < x_k and x2
-        # (beyond x2, below H(x2)); t_k = (x_k - x1) / (x2 - x1) errs by at most tau (float exp
-        # and division) and |F_b - F_a| <= 2
-        x1 = xm[k0]
-        x2 = xm[k1] if fb is not None else math.inf
-        tau = 64 * 2.0**-53 * x2 / (x2 - x1) if x1 < x2 < math.inf else math.inf
-        if idx.size and tau <= 2.0**-20 and np.all(np.isfinite(cuts)):
-            t = np.clip((xs[k0:k1] - x1) / (x2 - x1), 0.0, 1.0)
-            # (+ 2^-40: the float evaluation of the envelope, a few ulps of numbers <= 2)
-            ok = fa + _envelope_at(_envelope(t, cuts), fb - fa) + (err + 2 * tau + 2.0**-40) >= 0
-            idx, fa, fb = idx[ok], fa[ok], fb[ok]
         if idx.size == 0:
             return
         if idx.size > SPLIT_EDGES and k1 - k0 > 2:

@@ -148,7 +148,7 @@ class Mechanism:
     [[0.6, 0.4], [0.4, 0.6], [0.4, 0.6]]
     """
 
-    __slots__ = ("_graph", "_p", "_smax")
+    __slots__ = ("_graph", "_irregular", "_p", "_smax")
 
     def __init__(
         self,
@@ -226,6 +226,7 @@ class Mechanism:
         self._graph = graph
         self._p = arr
         self._smax: float | None = float(sums.max()) if sums.size else None
+        self._irregular: np.ndarray | None = None
 
     @classmethod
     def _from_valid(cls, graph: RainbowGraph, probabilities: np.ndarray) -> Mechanism:
@@ -247,6 +248,7 @@ class Mechanism:
         obj._graph = graph
         obj._p = p
         obj._smax = None
+        obj._irregular = None
         return obj
 
     @classmethod
@@ -292,6 +294,14 @@ class Mechanism:
         if self._smax is None:
             self._smax = float(self._p.sum(axis=1).max())
         return self._smax
+
+    def _irregular_rows(self) -> np.ndarray:
+        """:func:`rainbowdp._exact.irregular_rows` of the probabilities (remembered)."""
+        if self._irregular is None:
+            from ._exact import irregular_rows
+
+            self._irregular = irregular_rows(self._p)
+        return self._irregular
 
     def in_rainbow_order(self) -> np.ndarray:
         r"""(N, q) array :math:`\vec{\mathcal M}(d)_k = \mathbb P[\mathcal M(d) = f(d)_k]`."""

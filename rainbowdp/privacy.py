@@ -408,7 +408,7 @@ def privacy_profile(
     eps = _check_epsilons(epsilons)
     if m.graph.n_edges == 0:
         return np.zeros(eps.shape)
-    return _profile_core(m.probabilities, m.graph.edges, m.graph.directed, eps)
+    return _profile_core(m.probabilities, m.graph.edges, m.graph.directed, eps, m)
 
 
 def _check_epsilons(epsilons: Any) -> np.ndarray:
@@ -427,16 +427,26 @@ def _check_epsilons(epsilons: Any) -> np.ndarray:
     return eps
 
 
-def _profile_core(p: np.ndarray, edges: np.ndarray, one_way: bool, eps: np.ndarray) -> np.ndarray:
+def _profile_core(
+    p: np.ndarray,
+    edges: np.ndarray,
+    one_way: bool,
+    eps: np.ndarray,
+    mechanism: Mechanism | None = None,
+) -> np.ndarray:
     """δ(ε) over the edges of the rows ``p`` at each validated ε (both orders unless
     ``one_way``): the computation behind :func:`privacy_profile` and :func:`hockey_stick`.
 
     Many ε on many edges are answered in one pass over the edges
     (:func:`rainbowdp._profile.profile_one_pass`), a few by one pass per ε; both give
-    :func:`~rainbowdp._exact.delta_upper` of all edges at each ε."""
+    :func:`~rainbowdp._exact.delta_upper` of all edges at each ε. ``mechanism`` (whose rows
+    are ``p``) lends its remembered row sum and irregular rows."""
     grid, where = np.unique(eps, return_inverse=True)
     if grid.size >= _ONE_PASS_MIN_EPS and edges.shape[0] >= _ONE_PASS_MIN_EDGES:
-        return profile_one_pass(p, edges, one_way, grid)[where.reshape(eps.shape)]
+        known = {}
+        if mechanism is not None:
+            known = {"row_sum": mechanism._row_sum_max(), "irregular": mechanism._irregular_rows()}
+        return profile_one_pass(p, edges, one_way, grid, **known)[where.reshape(eps.shape)]
     out = np.empty(eps.shape)
     for i, e in enumerate(eps.tolist()):
         enc = _enclose(e)

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import rainbowdp._fused as fused
 import rainbowdp._kernels as kernels
 import rainbowdp._profile as one_pass
 from rainbowdp._exact import delta_upper, enclose_exp
@@ -71,9 +72,10 @@ GRIDS = {
     chunk=st.sampled_from([8, 64, 1 << 16]),
     split=st.sampled_from([0, 5, 2048]),
     sample=st.sampled_from([1, 7, 1024]),
+    compiled=st.booleans(),
 )
 def test_one_pass_equals_per_epsilon(
-    seed, n, m, q, kind, grid, one_way, anchors, chunk, split, sample
+    seed, n, m, q, kind, grid, one_way, anchors, chunk, split, sample, compiled
 ):
     rng = np.random.default_rng(seed)
     p = rows(rng, n, q, kind)
@@ -87,6 +89,8 @@ def test_one_pass_equals_per_epsilon(
         mp.setattr(kernels, "CHUNK_ELEMENTS", chunk)  # many chunks: the bounds L_k grow
         mp.setattr(one_pass, "SPLIT_EDGES", split)  # intervals cut in two, recursively
         mp.setattr(one_pass, "SAMPLE_EDGES", sample)  # anchors placed from a sample, or not
+        # the compiled kernels (where numba is installed) at every size, or numpy only
+        mp.setattr(fused, "MIN_ELEMENTS", 0 if compiled else 1 << 62)
         got = one_pass.profile_one_pass(p, edges, one_way, g)
     finally:
         mp.undo()
@@ -108,13 +112,16 @@ def test_privacy_profile_uses_one_pass_with_the_same_values(monkeypatch):
     calls, sizes = [], []
     real, real_upper = one_pass.profile_one_pass, one_pass.delta_upper
     monkeypatch.setattr(
-        "rainbowdp.privacy.profile_one_pass", lambda *a: calls.append(1) or real(*a)
+        "rainbowdp.privacy.profile_one_pass", lambda *a, **k: calls.append(k) or real(*a, **k)
     )
     monkeypatch.setattr(
         one_pass, "delta_upper", lambda p, e, *a: sizes.append(len(e)) or real_upper(p, e, *a)
     )
     got = privacy_profile(M, eps)
     assert calls, "the one-pass path was not taken"
+    # the mechanism's remembered row sum and irregular rows are lent, not recomputed
+    assert calls[0]["row_sum"] == float(M.probabilities.sum(axis=1).max())
+    assert calls[0]["irregular"].size == 0
     # most edges are proved unable to attain any maximum and are never evaluated again
     assert len(sizes) == np.unique(eps).size and max(sizes) < G.n_edges / 10
     want = per_epsilon(M.probabilities, G.edges, False, eps)

@@ -1,0 +1,160 @@
+r"""Fused gather-and-divergence kernels, compiled with numba when it is installed.
+
+:func:`rainbowdp._kernels.directed_divergences` in numpy gathers both endpoint rows of a chunk of
+edges into buffers and then makes four passes over them per direction (product, subtraction,
+positive part, row sums). The kernels here read each row once from the mechanism and form
+:math:`H_x(P_u\|P_v) = \sum_w \max\{P_u(w) - \mathrm{fl}(x P_v(w)), 0\}` for both directions in
+the same loop, so the work is about one gather.
+
+The roundings are those :func:`rainbowdp._exact.float_error` bounds for the numpy kernel: one
+rounded product per entry, one subtraction, the positive part, and a sum of q non-negative terms.
+Only the order of that sum differs: the kernels are compiled with LLVM's ``reassoc`` flag so the
+sum is vectorised, and any order of adding q non-negative terms errs by at most
+:math:`(q-1)u` times their sum, the bound used. No other fast-math flag is set: products are not
+contracted into FMAs and no NaN/infinity assumption is made. A float result is 0 exactly when
+every term is (a sum of non-negative floats is 0 only if each is), so the exact-zero rule of
+:mod:`rainbowdp._profile` holds as for numpy.
+
+numba is an optional dependency (extra ``fast``). Without it, or with the environment variable
+``RAINBOWDP_NUMBA=0``, :func:`available` is False and the numpy kernels run; both give the same
+certified numbers (the float values differ by at most the error bound, and every reported number
+is proved by the exact core). The kernels are compiled on first use (cached on disk by numba).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from types import ModuleType
+
+import numpy as np
+
+__all__ = [
+    "MIN_ELEMENTS",
+    "PREFETCH_AHEAD",
+    "available",
+    "chord_select",
+    "divergences",
+    "multi_divergences",
+]
+
+#: Fewer entries (edges × outputs) than this stay on the numpy path: numba is then not even
+#: imported, and small problems do not pay its import and first compilation.
+MIN_ELEMENTS = 1 << 16
+
+
+#: Edges ahead whose rows are prefetched: the loads of a row pair are issued while an earlier
+#: pair is summed, so the random reads overlap (measured best at 8-16 on 2·10^6-row mechanisms).
+PREFETCH_AHEAD = 8
+
+
+@cache
+def _compiled() -> ModuleType | None:
+    if os.environ.get("RAINBOWDP_NUMBA", "1").strip().lower() in ("0", "false", "no", "off"):
+        return None
+    try:
+        from . import _numba_kernels
+    except ImportError:
+        return None
+    return _numba_kernels
+
+
+def available() -> bool:
+    """Whether the compiled kernels can run (numba importable and not switched off)."""
+    return _compiled() is not None
+
+
+def _usable(p: np.ndarray, n_edges: int, k: int) -> bool:
+    return (
+        k == 0
+        and n_edges * p.shape[1] >= MIN_ELEMENTS
+        and p.dtype == np.float64
+        and p.flags.c_contiguous
+        and available()
+    )
+
+
+def _ends(edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    e = edges if edges.dtype == np.intp else edges.astype(np.intp)
+    return e[:, 0], e[:, 1]
+
+
+def divergences(
+    p: np.ndarray,
+    edges: np.ndarray,
+    m: float,
+    k: int,
+    fwd: np.ndarray,
+    bwd: np.ndarray | None,
+) -> bool:
+    r"""Fill ``fwd`` (and ``bwd`` unless None) with :math:`H_{m 2^k}` of every edge in both
+    directions, as :func:`rainbowdp._kernels.directed_divergences` does; returns False (and
+    leaves them alone) where the compiled path does not apply: numba absent or off, ``k != 0``
+    (ε > 700), fewer than :data:`MIN_ELEMENTS` entries, or ``p`` not C-contiguous float64."""
+    if not _usable(p, edges.shape[0], k):
+        return False
+    e0, e1 = _ends(edges)
+    kern = _compiled()
+    if bwd is None:
+        kern.one_way(p, e0, e1, float(m), fwd, PREFETCH_AHEAD)
+    else:
+        kern.two_way(p, e0, e1, float(m), fwd, bwd, PREFETCH_AHEAD)
+    return True
+
+
+def multi_divergences(
+    p: np.ndarray,
+    edges: np.ndarray,
+    mults: list[tuple[float, int]],
+    one_way: bool,
+    out: np.ndarray,
+) -> bool:
+    r"""``out[j, i]``: the larger float divergence of the two directions of edge i (the forward
+    one with ``one_way``) at the multiplier ``mults[j] = (m, k)``, every row read once for all
+    multipliers; returns False where the compiled path does not apply (as :func:`divergences`;
+    any ``k != 0`` counts)."""
+    if any(k for _, k in mults) or not _usable(p, edges.shape[0], 0):
+        return False
+    e0, e1 = _ends(edges)
+    xs = [float(m) for m, _ in mults]
+    kern = _compiled()
+    if len(xs) == 3 and p.shape[1] >= 16:  # long rows: one load per entry for all three
+        kern.multi3(p, e0, e1, *xs, not one_way, out, PREFETCH_AHEAD)
+    else:
+        kern.multi(p, e0, e1, np.array(xs), not one_way, out, PREFETCH_AHEAD)
+    return True
+
+
+def chord_select(
+    fa: np.ndarray,
+    fb: np.ndarray | None,
+    odd: np.ndarray | None,
+    thr: float,
+    lines: tuple[np.ndarray, np.ndarray] | None,
+    margin: float,
+) -> np.ndarray | None:
+    r"""Indices of the edges of an interval of the grid that may attain one of its maxima, in
+    one compiled pass; None where numba is absent or off (or fewer than :data:`MIN_ELEMENTS`
+    edges), for the numpy path of :func:`rainbowdp._profile.profile_one_pass`.
+
+    Edge i is kept if its value ``fa[i]`` at the anchor is positive (or ``odd[i]``: it touches
+    a row where a zero proves nothing), at least ``thr``, and, given the lines
+    :math:`(t_l, c_l)` of an upper envelope, :math:`f_a + \max_l (t_l (f_b - f_a) - c_l) +`
+    ``margin`` :math:`\ge 0` (its chord reaches some lower bound). The maximum over the lines is
+    formed directly; ``margin`` covers its few roundings as it does the numpy evaluation's.
+    """
+    if fa.shape[0] < MIN_ELEMENTS or not available():
+        return None
+    t, c = lines if lines is not None else (np.empty(0), np.empty(0))
+    keep = np.empty(fa.shape[0], dtype=np.bool_)
+    _compiled().chord_keep(
+        fa,
+        fa if fb is None else fb,
+        np.zeros(0, dtype=np.bool_) if odd is None else odd,
+        float(thr),
+        np.ascontiguousarray(t, dtype=np.float64),
+        np.ascontiguousarray(c, dtype=np.float64),
+        float(margin),
+        keep,
+    )
+    return np.flatnonzero(keep)

@@ -1,0 +1,162 @@
+"""The numba kernels behind :mod:`rainbowdp._fused` (imported only where numba is installed).
+
+See :mod:`rainbowdp._fused` for what they compute and why their float values carry the error
+bound of the numpy kernels. Defined at module level so that numba caches the compiled code on
+disk.
+"""
+
+import numba
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+__all__ = ["chord_keep", "multi", "multi3", "one_way", "two_way"]
+
+
+@intrinsic
+def prefetch(typingctx, arr, i, j):  # pragma: no cover - compiled
+    """Hint the cache to load ``arr[i, j]`` (LLVM's ``llvm.prefetch``: read, high
+    locality); no value, no effect on results."""
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(
+            context, builder, aryty, ary, [args[1], args[2]], wraparound=False
+        )
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, i, j), codegen
+
+
+_jit = numba.njit(cache=True, nogil=True, boundscheck=False, fastmath={"reassoc"})
+
+
+@_jit
+def two_way(p, e0, e1, x, fwd, bwd, d):  # pragma: no cover - compiled
+    """``fwd[i]``, ``bwd[i]``: H_x(P_u || P_v) and H_x(P_v || P_u) of edge i = (e0[i], e1[i])."""
+    q, n = p.shape[1], e0.shape[0]
+    for i in range(n):
+        if i + d < n:  # prefetch the rows of edge i + d, one hint per 64-byte line
+            u = e0[i + d]
+            v = e1[i + d]
+            for w in range(0, q, 8):
+                prefetch(p, u, w)
+                prefetch(p, v, w)
+        u = e0[i]
+        v = e1[i]
+        sf = 0.0
+        sb = 0.0
+        for w in range(q):
+            a = p[u, w]
+            b = p[v, w]
+            sf += max(a - b * x, 0.0)
+            sb += max(b - a * x, 0.0)
+        fwd[i] = sf
+        bwd[i] = sb
+
+
+@_jit
+def one_way(p, e0, e1, x, fwd, d):  # pragma: no cover - compiled
+    """``fwd[i]``: H_x(P_u || P_v) of arc i = (e0[i], e1[i])."""
+    q, n = p.shape[1], e0.shape[0]
+    for i in range(n):
+        if i + d < n:  # prefetch the rows of edge i + d, one hint per 64-byte line
+            u = e0[i + d]
+            v = e1[i + d]
+            for w in range(0, q, 8):
+                prefetch(p, u, w)
+                prefetch(p, v, w)
+        u = e0[i]
+        v = e1[i]
+        sf = 0.0
+        for w in range(q):
+            sf += max(p[u, w] - p[v, w] * x, 0.0)
+        fwd[i] = sf
+
+
+@_jit
+def multi(p, e0, e1, xs, both, out, d):  # pragma: no cover - compiled
+    """``out[j, i]``: H at ``xs[j]`` of edge i, the larger direction if ``both``."""
+    q, n = p.shape[1], e0.shape[0]
+    for i in range(n):
+        if i + d < n:  # prefetch the rows of edge i + d, one hint per 64-byte line
+            u = e0[i + d]
+            v = e1[i + d]
+            for w in range(0, q, 8):
+                prefetch(p, u, w)
+                prefetch(p, v, w)
+        u = e0[i]
+        v = e1[i]
+        for j in range(xs.shape[0]):
+            x = xs[j]
+            sf = 0.0
+            sb = 0.0
+            for w in range(q):
+                a = p[u, w]
+                b = p[v, w]
+                sf += max(a - b * x, 0.0)
+                sb += max(b - a * x, 0.0)
+            out[j, i] = max(sf, sb) if both else sf
+
+
+@_jit
+def multi3(p, e0, e1, x0, x1, x2, both, out, d):  # pragma: no cover - compiled
+    """:func:`multi` at exactly three multipliers, the six sums in one loop over the row (faster
+    for long rows: each entry is loaded once)."""
+    q, n = p.shape[1], e0.shape[0]
+    for i in range(n):
+        if i + d < n:
+            u = e0[i + d]
+            v = e1[i + d]
+            for w in range(0, q, 8):
+                prefetch(p, u, w)
+                prefetch(p, v, w)
+        u = e0[i]
+        v = e1[i]
+        f0 = 0.0
+        f1 = 0.0
+        f2 = 0.0
+        b0 = 0.0
+        b1 = 0.0
+        b2 = 0.0
+        for w in range(q):
+            a = p[u, w]
+            b = p[v, w]
+            f0 += max(a - b * x0, 0.0)
+            f1 += max(a - b * x1, 0.0)
+            f2 += max(a - b * x2, 0.0)
+            b0 += max(b - a * x0, 0.0)
+            b1 += max(b - a * x1, 0.0)
+            b2 += max(b - a * x2, 0.0)
+        if both:
+            out[0, i] = max(f0, b0)
+            out[1, i] = max(f1, b1)
+            out[2, i] = max(f2, b2)
+        else:
+            out[0, i] = f0
+            out[1, i] = f1
+            out[2, i] = f2
+
+
+@numba.njit(cache=True, nogil=True, boundscheck=False)
+def chord_keep(fa, fb, odd, thr, t, c, margin, keep):  # pragma: no cover - compiled
+    """``keep[i]``: edge i may attain a maximum of its interval (see
+    :func:`rainbowdp._fused.chord_select`); returns how many are kept."""
+    kept = 0
+    for i in range(fa.shape[0]):
+        a = fa[i]
+        ok = (a > 0.0 or (odd.shape[0] > 0 and odd[i])) and a >= thr
+        if ok and t.shape[0]:
+            s = fb[i] - a
+            g = t[0] * s - c[0]
+            for j in range(1, t.shape[0]):
+                g = max(g, t[j] * s - c[j])
+            ok = a + g + margin >= 0.0
+        keep[i] = ok
+        kept += ok
+    return kept
