@@ -296,13 +296,21 @@ def certified_zero(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosur
 # ---------------------------------------------------------------------- exact integers
 def int_rows(rows: np.ndarray) -> np.ndarray:
     """Object array of Python ints equal to rows * 2**1074 exactly (rows in [0, 2))."""
-    vals = [
-        n << (P_SHIFT + 1 - d.bit_length())
-        for n, d in map(float.as_integer_ratio, rows.ravel().tolist())
-    ]
     out = np.empty(rows.size, dtype=object)
-    out[:] = vals
+    out[:] = int_list(rows)
     return out.reshape(rows.shape)
+
+
+def int_list(rows: np.ndarray) -> list[int]:
+    """:func:`int_rows` as a flat list (row-major): each float ``f = m 2^(e-53)`` with the
+    53-bit integer ``m`` of :func:`numpy.frexp` becomes ``m << (e + 1021)``, exactly
+    (subnormals, whose ``m`` has at least ``-(e + 1021)`` trailing zeros, shift right)."""
+    frac, exp = np.frexp(np.ravel(rows))
+    mant = np.ldexp(frac, 53).astype(np.int64).tolist()  # exact: |frac| < 1
+    shift = (exp + (P_SHIFT - 53)).tolist()
+    if min(shift, default=0) >= 0:
+        return [m << k for m, k in zip(mant, shift, strict=True)]
+    return [m << k if k >= 0 else m >> -k for m, k in zip(mant, shift, strict=True)]
 
 
 def exact_divergences(a_rows: np.ndarray, b_rows: np.ndarray, y_num: int) -> np.ndarray:

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ._exact import _SCALE, EXP_BITS, _lifted, _pred_scaled, float_at_least, int_rows
+from ._exact import _SCALE, EXP_BITS, _lifted, _pred_scaled, float_at_least, int_list
 from ._kernels import CHUNK_ELEMENTS, directed_divergences
 from ._validation import check_epsilon, real_array
 from .exceptions import ParameterError, ParameterTypeError
@@ -85,6 +85,8 @@ def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
         raise ParameterError(f"`{name}` must have at least one output, got shape {arr.shape}.")
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     flat = arr.reshape(-1, arr.shape[2])
+    if flat.size == 0 or (flat.min() >= 0.0 and np.all(np.abs(flat.sum(axis=1) - 1.0) <= ROW_ATOL)):
+        return arr, batched  # (a NaN fails both tests, an infinity the second)
     bad = ~np.isfinite(flat).all(axis=1) | (flat < 0).any(axis=1)
     if not bad.any():
         bad = np.abs(flat.sum(axis=1) - 1.0) > ROW_ATOL
@@ -142,7 +144,7 @@ def _pair_profile(pair: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarra
         fwd = np.ones(q, dtype=bool)
         bwd = np.full(q, not one_way)
     cols = np.flatnonzero(fwd | bwd)
-    a, b = (r.tolist() for r in int_rows(pair[:, cols]))
+    a, b = int_list(pair[0, cols]), int_list(pair[1, cols])
     f, g = fwd[cols].tolist(), bwd[cols].tolist()
     terms = [(x << EXP_BITS, y) for x, y, keep in zip(a, b, f, strict=True) if keep]
     back = [(y << EXP_BITS, x) for x, y, keep in zip(a, b, g, strict=True) if keep]

@@ -108,6 +108,16 @@ def _is_number_type(t: type) -> bool:
     return issubclass(t, numbers.Real | decimal.Decimal) and not issubclass(t, bool | np.bool_)
 
 
+def _plain_numbers(value: Any) -> bool:
+    """A flat list/tuple of Python floats and ints (no bools), or of numeric numpy arrays:
+    nothing numpy could have upcast from a non-number (the fast path of :func:`real_array`)."""
+    if not isinstance(value, list | tuple):
+        return False
+    return all(type(x) in (float, int) for x in value) or all(
+        isinstance(x, np.ndarray) and x.dtype.kind in "iuf" for x in value
+    )
+
+
 def real_array(
     value: Any,
     name: str,
@@ -137,7 +147,7 @@ def real_array(
         ) from None
     kind = raw.dtype.kind
     items = raw
-    if kind in "iuf" and not isinstance(value, np.ndarray):
+    if kind in "iuf" and not isinstance(value, np.ndarray) and not _plain_numbers(value):
         items = np.array(value, dtype=object)  # the Python items, before numpy upcasts them
         kind = "O"
     bad: int | None = None

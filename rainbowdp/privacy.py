@@ -59,11 +59,12 @@ from ._exact import (
     compare_exp,
     delta_upper,
     enclose_exp,
+    exp_scaled,
     float_at_least,
     float_at_most,
     float_error,
     float_error_of,
-    int_rows,
+    int_list,
     irregular_rows,
     multiplier_below,
     pair_epsilon_exact,
@@ -71,6 +72,7 @@ from ._exact import (
     unproven,
 )
 from ._kernels import (
+    EPS_SATURATION,
     directed_divergences,
     endpoint_rows,
     float_error_bound,
@@ -601,9 +603,30 @@ def _log_up(x: Fraction) -> float:
     else:
         e = math.log(x.numerator) - math.log(x.denominator)
     e = _bumped(e)
-    while _enclose(e).lo < x:  # pragma: no cover - the bump exceeds the log's error
+    while not _exp_covers(e, x):  # pragma: no cover - the bump exceeds the log's error
         e = _bumped(e)
     return e
+
+
+#: Bits of the enclosure of e^ε with which :func:`_exp_covers` proves its bound.
+_COVER_BITS = 64
+
+
+def _exp_covers(e: float, x: Fraction) -> bool:
+    r"""Whether :math:`L(e) \ge x` is proved, for the lower bound L of :func:`_enclose`.
+
+    A 64-bit enclosure (:func:`rainbowdp._exact.exp_scaled`, a third of the cost of L's 200
+    bits) suffices: its lower end :math:`\ell \le e^e` with :math:`\ell \ge x(1 + 2^{-50})`
+    gives :math:`L \ge e^e (1 - 2^{-180}) \ge x (1 + 2^{-50})(1 - 2^{-180}) > x`, L being
+    within :math:`2^{-180}` of :math:`e^e` (its enclosure is that tight, tested). The bump of
+    :func:`_bumped` (:math:`2^{-45}`) leaves that margin with room to spare. Saturated ε
+    (``EPS_SATURATION`` and above) are checked on L itself.
+    """
+    if e >= EPS_SATURATION:
+        return _enclose(e).lo >= x
+    lo, _ = exp_scaled(Fraction(e), _COVER_BITS)
+    # lo / 2^64 >= x (1 + 2^-50), in integers
+    return lo * x.denominator * (1 << 50) >= x.numerator * ((1 << 50) + 1) << _COVER_BITS
 
 
 #: Breakpoints handed to :func:`pair_epsilon_exact` first by :func:`_pair_x_exact` (doubled
@@ -624,6 +647,8 @@ def _pair_x_exact(pa: np.ndarray, pb: np.ndarray, d: Fraction) -> Fraction | Non
     doubled until the proof succeeds (at worst T is every output). Same value, far fewer
     rationals than the whole rows.
     """
+    if pa.shape[0] <= _PRUNE_START:  # nothing to prune
+        return pair_epsilon_exact(int_list(pa), int_list(pb), d)
     zero_b = pb == 0
     live = np.flatnonzero(~zero_b & (pa > 0))
     with np.errstate(divide="ignore"):
@@ -633,7 +658,7 @@ def _pair_x_exact(pa: np.ndarray, pb: np.ndarray, d: Fraction) -> Fraction | Non
     k = _PRUNE_START
     while True:
         keep = np.concatenate([fixed, live[:k]])
-        x = pair_epsilon_exact(int_rows(pa[keep]).tolist(), int_rows(pb[keep]).tolist(), d)
+        x = pair_epsilon_exact(int_list(pa[keep]), int_list(pb[keep]), d)
         drop = live[k:]
         if x is None or drop.size == 0:
             return x
