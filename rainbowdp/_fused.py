@@ -16,9 +16,13 @@ every term is (a sum of non-negative floats is 0 only if each is), so the exact-
 :mod:`rainbowdp._profile` holds as for numpy.
 
 numba is an optional dependency (extra ``fast``). Without it, or with the environment variable
-``RAINBOWDP_NUMBA=0``, :func:`available` is False and the numpy kernels run; both give the same
-certified numbers (the float values differ by at most the error bound, and every reported number
-is proved by the exact core). The kernels are compiled on first use (cached on disk by numba).
+``RAINBOWDP_NUMBA=0``, :func:`available` is False and the numpy kernels run. The float values of
+the two paths differ by at most the error bound, and every reported number is proved by the
+exact core, so both give the same certified numbers -- with two exceptions, both sound: where
+:func:`rainbowdp._exact.delta_upper` has more near-maximal entries than its exact-work budget
+it reports the float maximum plus its error bound, which then differs in the last bits; and
+among edges whose float values tie at the maximum, the worst edge reported may differ. The
+kernels are compiled on first use (cached on disk by numba).
 """
 
 from __future__ import annotations
@@ -38,8 +42,9 @@ __all__ = [
     "multi_divergences",
 ]
 
-#: Fewer entries (edges × outputs) than this stay on the numpy path: numba is then not even
-#: imported, and small problems do not pay its import and first compilation.
+#: Fewer entries than this (edges × outputs, rounded down to whole edges) stay on the numpy
+#: path: numba is then not even imported, and small problems do not pay its import and first
+#: compilation.
 MIN_ELEMENTS = 1 << 16
 
 
@@ -67,7 +72,7 @@ def available() -> bool:
 def _usable(p: np.ndarray, n_edges: int, k: int) -> bool:
     return (
         k == 0
-        and n_edges * p.shape[1] >= MIN_ELEMENTS
+        and n_edges >= MIN_ELEMENTS // max(p.shape[1], 1)  # (a chunk of the profile's pass)
         and p.dtype == np.float64
         and p.flags.c_contiguous
         and available()
@@ -86,9 +91,11 @@ def divergences(
     k: int,
     fwd: np.ndarray,
     bwd: np.ndarray | None,
+    largest: np.ndarray | None = None,
 ) -> bool:
     r"""Fill ``fwd`` (and ``bwd`` unless None) with :math:`H_{m 2^k}` of every edge in both
-    directions, as :func:`rainbowdp._kernels.directed_divergences` does; returns False (and
+    directions, as :func:`rainbowdp._kernels.directed_divergences` does, and ``largest`` (if
+    given) with the larger of the two (``fwd`` where ``bwd`` is None); returns False (and
     leaves them alone) where the compiled path does not apply: numba absent or off, ``k != 0``
     (ε > 700), fewer than :data:`MIN_ELEMENTS` entries, or ``p`` not C-contiguous float64."""
     if not _usable(p, edges.shape[0], k):
@@ -97,8 +104,11 @@ def divergences(
     kern = _compiled()
     if bwd is None:
         kern.one_way(p, e0, e1, float(m), fwd, PREFETCH_AHEAD)
+        if largest is not None:
+            largest[:] = fwd
     else:
-        kern.two_way(p, e0, e1, float(m), fwd, bwd, PREFETCH_AHEAD)
+        top = np.empty(0) if largest is None else largest
+        kern.two_way(p, e0, e1, float(m), fwd, bwd, top, PREFETCH_AHEAD)
     return True
 
 

@@ -126,19 +126,26 @@ def endpoint_rows(
 
 
 def directed_divergences(
-    p: np.ndarray, edges: np.ndarray, m: float, k: int = 0, *, one_way: bool = False
+    p: np.ndarray,
+    edges: np.ndarray,
+    m: float,
+    k: int = 0,
+    *,
+    one_way: bool = False,
+    largest: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     r""":math:`H_{\hat x}(P_u\|P_v)` and :math:`H_{\hat x}(P_v\|P_u)` for every edge (u, v).
 
     :math:`\hat x = m\,2^k` (see :func:`scaled_exp`); computed in chunks, or in one compiled
     pass where numba is installed (:mod:`rainbowdp._fused`). With ``one_way``
     (the arcs of a directed graph) only the first is computed and the second is ``-inf``
-    everywhere: no constraint, below every δ and never a maximum.
+    everywhere: no constraint, below every δ and never a maximum. ``largest``, if given, is
+    filled with the larger of the two (in the same pass where compiled).
     """
     n_e, q = edges.shape[0], p.shape[1]
     fwd = np.empty(n_e)
     bwd = np.full(n_e, -np.inf) if one_way else np.empty(n_e)
-    if _fused.divergences(p, edges, m, k, fwd, None if one_way else bwd):
+    if _fused.divergences(p, edges, m, k, fwd, None if one_way else bwd, largest):
         return fwd, bwd  # compiled: the same roundings in one pass (rainbowdp._fused)
     t = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
     # Row sums as a product with a vector of ones (BLAS): faster than ``sum(axis=1)`` over short
@@ -151,6 +158,8 @@ def directed_divergences(
         row_divergences(aa, bb, m, k, tt, ones, fwd[rows])
         if not one_way:
             row_divergences(bb, aa, m, k, tt, ones, bwd[rows])
+    if largest is not None:
+        np.maximum(fwd, bwd, out=largest)
     return fwd, bwd
 
 

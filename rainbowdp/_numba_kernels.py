@@ -37,9 +37,11 @@ _jit = numba.njit(cache=True, nogil=True, boundscheck=False, fastmath={"reassoc"
 
 
 @_jit
-def two_way(p, e0, e1, x, fwd, bwd, d):  # pragma: no cover - compiled
-    """``fwd[i]``, ``bwd[i]``: H_x(P_u || P_v) and H_x(P_v || P_u) of edge i = (e0[i], e1[i])."""
+def two_way(p, e0, e1, x, fwd, bwd, top, d):  # pragma: no cover - compiled
+    """``fwd[i]``, ``bwd[i]``: H_x(P_u || P_v) and H_x(P_v || P_u) of edge i = (e0[i], e1[i]);
+    ``top[i]`` their maximum unless ``top`` is empty."""
     q, n = p.shape[1], e0.shape[0]
+    with_top = top.shape[0] > 0
     for i in range(n):
         if i + d < n:  # prefetch the rows of edge i + d, one hint per 64-byte line
             u = e0[i + d]
@@ -58,6 +60,8 @@ def two_way(p, e0, e1, x, fwd, bwd, d):  # pragma: no cover - compiled
             sb += max(b - a * x, 0.0)
         fwd[i] = sf
         bwd[i] = sb
+        if with_top:
+            top[i] = max(sf, sb)
 
 
 @_jit

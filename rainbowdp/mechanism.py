@@ -222,11 +222,30 @@ class Mechanism:
                 f"to 1 (within {tol:g}), got sum {sums[i]!r} for "
                 f"{arr[i].tolist()}."
             )
+        # row-major, as the kernels read it (converting an F-ordered input keeps its order)
+        arr = np.ascontiguousarray(arr)
         arr.setflags(write=False)
         self._graph = graph
         self._p = arr
         self._smax: float | None = float(sums.max()) if sums.size else None
         self._irregular: np.ndarray | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The graph and the rows only: the remembered row sum and irregular rows are derived
+        and recomputed (a copy's array is writable until :meth:`__setstate__` locks it)."""
+        return {"_graph": self._graph, "_p": self._p}
+
+    def __setstate__(self, state: Any) -> None:
+        """Restore from :meth:`__getstate__` (or an older state with the caches): the rows
+        read-only again, the remembered values cleared, so a copy can never carry values that
+        do not belong to its rows."""
+        slots = state[1] if isinstance(state, tuple) else state
+        p = np.ascontiguousarray(slots["_p"], dtype=np.float64)
+        p.setflags(write=False)
+        self._graph = slots["_graph"]
+        self._p = p
+        self._smax = None
+        self._irregular = None
 
     @classmethod
     def _from_valid(cls, graph: RainbowGraph, probabilities: np.ndarray) -> Mechanism:

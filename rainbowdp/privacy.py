@@ -340,8 +340,8 @@ def verify(
     if edges.shape[0] == 0:
         return VerificationReport(True, eps, dlt, 0.0, None, (), np.zeros(0), slack, 0)
     enc = enclose_exp(eps)
-    fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=g.directed)
-    edge_deltas = np.maximum(fwd, bwd)
+    edge_deltas = np.empty(edges.shape[0])
+    fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=g.directed, largest=edge_deltas)
     w = int(np.argmax(edge_deltas))
     u, v = int(edges[w, 0]), int(edges[w, 1])
     if bwd[w] > fwd[w]:

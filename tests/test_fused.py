@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import rainbowdp._fused as fused
 import rainbowdp._profile as one_pass
+import rainbowdp.privacy as privacy
 from rainbowdp._exact import enclose_exp, multiplier_below, rounding_error
 from rainbowdp._kernels import directed_divergences
 from rainbowdp.graph import RainbowGraph
@@ -25,6 +26,7 @@ from rainbowdp.privacy import epsilon_for_delta, privacy_profile, verify
 from tests.test_profile_one_pass import random_edges, rows
 
 pytest.importorskip("numba")
+pytestmark = pytest.mark.skipif(not fused.available(), reason="compiled kernels switched off")
 
 
 def numpy_only(monkeypatch):
@@ -61,33 +63,75 @@ def test_compiled_values_within_the_error_bound_of_the_exact_ones(
     assert k == 0
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(fused, "MIN_ELEMENTS", 0)  # every size takes the compiled path
-        calls = []
-        real = fused._compiled()
-        mp.setattr(fused, "_compiled", lambda: calls.append(1) or real)
-        fwd, bwd = directed_divergences(p, edges, m, k, one_way=one_way)
-        assert calls
+        calls = spy(mp)
+        largest = np.empty(edges.shape[0])
+        fwd, bwd = directed_divergences(p, edges, m, k, one_way=one_way, largest=largest)
+        assert calls == ["one_way" if one_way else "two_way"]
+    assert np.array_equal(largest, np.maximum(fwd, bwd))
     bound = rounding_error(float(p.sum(axis=1).max()), q)
     for i, (u, v) in enumerate(edges.tolist()):
         want = exact_h(p[u], p[v], m)
         assert abs(Fraction(fwd[i]) - want) <= bound
-        assert (fwd[i] == 0.0) == (want == 0)  # zero exactly when every term is
+        # 0 exactly when every float term fl(P(w) - fl(x Q(w))) is <= 0, as for numpy
+        assert (fwd[i] == 0.0) == bool(np.all(p[u] - p[v] * m <= 0.0))
         if one_way:
             assert bwd[i] == -np.inf
         else:
             back = exact_h(p[v], p[u], m)
-            assert abs(Fraction(bwd[i]) - back) <= bound and (bwd[i] == 0.0) == (back == 0)
+            assert abs(Fraction(bwd[i]) - back) <= bound
+            assert (bwd[i] == 0.0) == bool(np.all(p[v] - p[u] * m <= 0.0))
+
+
+def spy(mp: pytest.MonkeyPatch) -> list[str]:
+    """Record which compiled kernels run (they still run)."""
+    calls: list[str] = []
+    kern = fused._compiled()
+    for name in ("two_way", "one_way", "multi", "multi3"):
+        real = getattr(kern, name)
+        mp.setattr(kern, name, lambda *a, _n=name, _f=real: calls.append(_n) or _f(*a))
+    return calls
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    q=st.sampled_from([1, 3, 8, 16, 33]),
+    kind=st.sampled_from(KINDS),
+    n_mults=st.sampled_from([1, 2, 3, 4]),
+    one_way=st.booleans(),
+)
+def test_anchor_values_at_several_multipliers(seed, q, kind, n_mults, one_way):
+    """``multi_divergences`` (``multi``, and ``multi3`` for three multipliers on long rows):
+    each value within the error bound of the exact larger direction, 0 exactly as numpy's."""
+    rng = np.random.default_rng(seed)
+    p = rows(rng, 10, q, kind)
+    edges = random_edges(rng, 10, 25)
+    mults = [multiplier_below(enclose_exp(e)) for e in np.sort(rng.random(n_mults) * 3.0)]
+    out = np.empty((n_mults, edges.shape[0]))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fused, "MIN_ELEMENTS", 0)
+        calls = spy(mp)
+        assert fused.multi_divergences(p, edges, mults, one_way, out)
+    assert calls == ["multi3" if n_mults == 3 and q >= 16 else "multi"]
+    bound = rounding_error(float(p.sum(axis=1).max()), q)
+    for j, (m, _) in enumerate(mults):
+        for i, (u, v) in enumerate(edges.tolist()):
+            want = exact_h(p[u], p[v], m)
+            zero = np.all(p[u] - p[v] * m <= 0.0)
+            if not one_way:
+                want = max(want, exact_h(p[v], p[u], m))
+                zero = zero and np.all(p[v] - p[u] * m <= 0.0)
+            assert abs(Fraction(out[j, i]) - want) <= bound
+            assert (out[j, i] == 0.0) == bool(zero)
 
 
 def test_the_compiled_path_is_taken_and_switched_off(monkeypatch):
     rng = np.random.default_rng(1)
     p, edges = rows(rng, 50, 4, "uniform"), random_edges(rng, 50, 200)
-    calls = []
-    real = fused._compiled()
     monkeypatch.setattr(fused, "MIN_ELEMENTS", 0)
-    monkeypatch.setattr(real, "two_way", lambda *a: calls.append(1))
-    monkeypatch.setattr(fused, "_compiled", lambda: real)
+    calls = spy(monkeypatch)
     ok = fused.divergences(p, edges, 2.0, 0, np.empty(len(edges)), np.empty(len(edges)))
-    assert ok and calls == [1]
+    assert ok and calls == ["two_way"]
     # not for ε > 700 (k != 0), nor for rows that are not C-contiguous float64
     assert not fused.divergences(p, edges, 1.5, 3, np.empty(len(edges)), None)
     assert not fused.divergences(np.asfortranarray(p), edges, 2.0, 0, np.empty(200), None)
@@ -137,6 +181,7 @@ def test_verify_profile_and_epsilon_are_the_same_on_both_paths(seed, q, kind, di
             else:
                 mp.setattr(fused, "MIN_ELEMENTS", 0)
             mp.setattr(one_pass, "SAMPLE_EDGES", 16)
+            mp.setattr(privacy, "_ONE_PASS_MIN_EDGES", 1)  # the one-pass profile, not per ε
             r = verify(M, epsilon=eps, delta=delta)
             got[path] = (
                 r.to_dict(),
@@ -149,12 +194,42 @@ def test_verify_profile_and_epsilon_are_the_same_on_both_paths(seed, q, kind, di
 
 
 def test_large_graph_same_verdict_on_both_paths(monkeypatch):
-    """The default sizes: compiled above ``MIN_ELEMENTS`` entries, numpy when switched off."""
+    """The default sizes: compiled above ``MIN_ELEMENTS`` entries (and the compiled chord
+    pruning above ``MIN_ELEMENTS`` edges), numpy when switched off."""
     rng = np.random.default_rng(11)
-    M = mechanism(rng, 3000, 8, 30000, "dirichlet")
-    assert M.graph.n_edges * 8 >= fused.MIN_ELEMENTS
+    M = mechanism(rng, 5000, 8, 70000, "dirichlet")
+    assert M.graph.n_edges >= fused.MIN_ELEMENTS
+    grid = np.linspace(0.0, 6.0, 30)
+    calls = spy(monkeypatch)
+    kept = []
+    real = fused.chord_select
+    monkeypatch.setattr(fused, "chord_select", lambda *a: kept.append(1) or real(*a))
     a = verify(M, epsilon=1.0, delta=1e-3).to_dict()
-    pa = privacy_profile(M, np.linspace(0.0, 6.0, 30))
+    pa = privacy_profile(M, grid)
+    assert {"two_way", "multi"} <= set(calls) and kept
     numpy_only(monkeypatch)
+    calls.clear()
     assert verify(M, epsilon=1.0, delta=1e-3).to_dict() == a
-    assert np.array_equal(privacy_profile(M, np.linspace(0.0, 6.0, 30)), pa)
+    assert np.array_equal(privacy_profile(M, grid), pa)
+    assert not calls
+
+
+@pytest.mark.parametrize("path", ["compiled", "numpy"])
+def test_rows_with_subnormal_entries_are_never_dropped_by_a_zero(monkeypatch, path):
+    """Rows with entries below 2^-1000 (``odd``): a float 0 proves nothing there, so the chord
+    pruning keeps them; δ(ε) = (3 - 2 e^ε) 2^-1074 > 0 up to ε = ln 1.5 on the edges of row 1."""
+    t = 5e-324
+    n = 1200
+    p = np.tile([0.5, 0.5, 2 * t], (n, 1))
+    p[1] = [0.5, 0.5, 3 * t]
+    e = np.array([(1, j) for j in range(2, n)] + [(j, j + 1) for j in range(2, n - 1)])
+    g = RainbowGraph.from_edges(
+        e, outputs=range(3), rainbow_table=[[0, 1, 2]], rainbow_ids=np.zeros(n, dtype=int)
+    )
+    grid = np.array([0.0, 0.1, 0.2, 0.25, 0.3, 0.35, 0.39, 0.41, 0.5, 1.0])
+    if path == "compiled":
+        monkeypatch.setattr(fused, "MIN_ELEMENTS", 0)
+    else:
+        numpy_only(monkeypatch)
+    got = privacy_profile(Mechanism(g, p), grid)
+    assert np.array_equal(got, np.where(grid < np.log(1.5), t, 0.0))

@@ -176,3 +176,23 @@ def test_sample_size_is_checked_before_drawing(monkeypatch):
         with pytest.raises(ParameterError, match=f"`size` must be <= {MAX_SAMPLE_SIZE}"):
             M.sample(0, size)
     assert M.sample(0, 0, rng=np.random.default_rng(0)).shape == (0,)
+
+
+def test_copies_are_read_only_and_carry_no_remembered_values():
+    """A deep copy or an unpickled mechanism has read-only rows and recomputes its derived
+    values (largest row sum, rows with subnormal entries), so none can go stale."""
+    import copy
+    import pickle
+
+    G = RainbowGraph.line(["a", "b"], 2)
+    M = Mechanism(G, np.asfortranarray([[0.5, 0.5], [0.4, 0.6], [0.3, 0.7]]))
+    assert M.probabilities.flags.c_contiguous and not M.probabilities.flags.writeable
+    M._row_sum_max()
+    M._irregular_rows()
+    for c in (copy.deepcopy(M), pickle.loads(pickle.dumps(M)), copy.copy(M)):
+        assert not c.probabilities.flags.writeable
+        assert c._smax is None and c._irregular is None
+        assert np.array_equal(c.probabilities, M.probabilities)
+        assert c._row_sum_max() == M._row_sum_max()
+        with pytest.raises(ValueError):
+            c.probabilities[0, 0] = 0.9
