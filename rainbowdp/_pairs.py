@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ._exact import _SCALE, EXP_BITS, _lifted, _pred_scaled, float_at_least, int_list
+from ._exact import EXP_BITS, _lifted, _pred_scaled, float_at_least, int_scaled
 from ._kernels import CHUNK_ELEMENTS, directed_divergences
 from ._validation import check_epsilon, real_array
 from .exceptions import ParameterError, ParameterTypeError
@@ -65,6 +65,16 @@ def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
     ParameterError
         On another shape, P and Q of different lengths, or a row that is not a distribution.
     """
+    if (
+        type(value) is tuple
+        and len(value) == 2
+        and all(type(v) is np.ndarray and v.dtype == np.float64 and v.ndim == 1 for v in value)
+        and value[0].shape == value[1].shape
+        and value[0].size
+    ):  # the common call, two float64 vectors: no per-item type check needed
+        arr = np.stack(value)[None]
+        if arr.min() >= 0.0 and np.all(np.abs(arr.sum(axis=2) - 1.0) <= ROW_ATOL):
+            return arr, False  # (a NaN fails both tests, an infinity the second)
     if isinstance(value, tuple | list) and len(value) == 2:
         sizes = [np.shape(v) for v in value]
         if all(len(s) == 1 for s in sizes) and sizes[0] != sizes[1]:
@@ -140,16 +150,18 @@ def _pair_profile(pair: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarra
         bwd = ~(_lifted(pair[1]) <= _pred_scaled(pair[0], lo_m, lo_k))
         if one_way:
             bwd[:] = False
-    else:
-        fwd = np.ones(q, dtype=bool)
-        bwd = np.full(q, not one_way)
-    cols = np.flatnonzero(fwd | bwd)
-    a, b = int_list(pair[0, cols]), int_list(pair[1, cols])
-    f, g = fwd[cols].tolist(), bwd[cols].tolist()
+        cols = np.flatnonzero(fwd | bwd)
+        ints, s = int_scaled(pair[:, cols])  # entry = int * 2^s
+        a, b = ints[: cols.size], ints[cols.size :]
+        f, g = fwd[cols].tolist(), bwd[cols].tolist()
+    else:  # every output (short rows: no float pass)
+        ints, s = int_scaled(pair)
+        a, b = ints[:q], ints[q:]
+        f, g = [True] * q, [not one_way] * q
     terms = [(x << EXP_BITS, y) for x, y, keep in zip(a, b, f, strict=True) if keep]
     back = [(y << EXP_BITS, x) for x, y, keep in zip(a, b, g, strict=True) if keep]
     out = np.empty(eps.shape[0])
-    scale = 1 << _SCALE
+    scale = Fraction(1 << EXP_BITS) / Fraction(2) ** s  # H = sum / scale
     for i, enc in enumerate(encs):
         lo = enc.lo_num
         best = 0
@@ -160,7 +172,7 @@ def _pair_profile(pair: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarra
                 if t > 0:
                     h += t
             best = max(best, h)
-        out[i] = float_at_least(Fraction(best, scale)) if best else 0.0
+        out[i] = float_at_least(best / scale) if best else 0.0
     return out
 
 

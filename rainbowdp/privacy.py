@@ -65,6 +65,7 @@ from ._exact import (
     float_error,
     float_error_of,
     int_list,
+    int_scaled,
     irregular_rows,
     multiplier_below,
     pair_epsilon_exact,
@@ -416,6 +417,10 @@ def privacy_profile(
 def _check_epsilons(epsilons: Any) -> np.ndarray:
     """``epsilons`` as a 1-D float array of finite values >= 0 (the check of
     :func:`privacy_profile`)."""
+    if type(epsilons) is list and all(
+        type(e) is float and 0.0 <= e < math.inf for e in epsilons
+    ):  # the common call: a list of plain finite floats >= 0 (NaN fails the comparison)
+        return np.array(epsilons, dtype=np.float64)
     if isinstance(epsilons, str | bytes):
         raise ParameterTypeError(
             f"`epsilons` must be an array of numbers, got epsilons={epsilons!r}."
@@ -592,13 +597,16 @@ def _bumped(e: float) -> float:
     return 0.0 if e <= 0 else e + _EPS_BUMP * max(1.0, e)
 
 
+_TWO_1000 = Fraction(2**1000)
+
+
 def _log_up(x: Fraction) -> float:
     r"""A float ε with :math:`L(\epsilon) \ge x` for the rational lower bound L of e^ε."""
     if x <= 1:
         return 0.0
     if x < 2:
         e = math.log1p(float(x - 1))
-    elif x < Fraction(2**1000):
+    elif x < _TWO_1000:
         e = math.log(float(x))
     else:
         e = math.log(x.numerator) - math.log(x.denominator)
@@ -632,6 +640,8 @@ def _exp_covers(e: float, x: Fraction) -> bool:
 #: Breakpoints handed to :func:`pair_epsilon_exact` first by :func:`_pair_x_exact` (doubled
 #: until the dropped ones are proved inactive).
 _PRUNE_START = 8
+#: Rows of at most this many outputs are handed to :func:`pair_epsilon_exact` whole.
+_NO_PRUNE = 16
 
 
 def _pair_x_exact(pa: np.ndarray, pb: np.ndarray, d: Fraction) -> Fraction | None:
@@ -647,7 +657,7 @@ def _pair_x_exact(pa: np.ndarray, pb: np.ndarray, d: Fraction) -> Fraction | Non
     doubled until the proof succeeds (at worst T is every output). Same value, far fewer
     rationals than the whole rows.
     """
-    if pa.shape[0] <= _PRUNE_START:  # nothing to prune
+    if pa.shape[0] <= _NO_PRUNE:  # short rows: pruning would cost more than it saves
         return pair_epsilon_exact(int_list(pa), int_list(pb), d)
     zero_b = pb == 0
     live = np.flatnonzero(~zero_b & (pa > 0))
@@ -670,10 +680,17 @@ def _pair_x_exact(pa: np.ndarray, pb: np.ndarray, d: Fraction) -> Fraction | Non
 
 def _exact_candidates(p: np.ndarray, a: np.ndarray, b: np.ndarray, delta: float) -> float | None:
     """Smallest proved ε covering the directed pairs (a, b) exactly; ``None`` if infinite."""
-    d = Fraction(delta) * (1 << P_SHIFT)  # on the scale of int_rows
+    dlt = Fraction(delta)
+    d = dlt * (1 << P_SHIFT)  # on the scale of int_rows
     best = Fraction(1)
+    q = p.shape[1]
     for i, j in zip(a.tolist(), b.tolist(), strict=True):
-        x = _pair_x_exact(p[i], p[j], d)
+        if q <= _NO_PRUNE:  # short rows, whole, on their own smallest common scale 2^s
+            ints, s = int_scaled(p[[i, j]])
+            ds = dlt * (1 << -s) if s <= 0 else dlt / (1 << s)
+            x = pair_epsilon_exact(ints[:q], ints[q:], ds)
+        else:
+            x = _pair_x_exact(p[i], p[j], d)
         if x is None:
             return None
         best = max(best, x)
