@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rainbowdp._exact import P_SHIFT, int_list, int_rows
+from rainbowdp._exact import P_SHIFT, int_list, int_rows, int_scaled
 from rainbowdp._kernels import EPS_SATURATION
 from rainbowdp.privacy import _enclose, _exp_covers, _log_up
 
@@ -65,3 +65,15 @@ def test_log_up_covers_its_argument_with_the_library_enclosure(num, den, scale):
     below = float(np.nextafter(e - 2.0**-40 * max(1.0, e), 0.0))
     if below < EPS_SATURATION:  # (from there on L is a stand-in above every float ratio)
         assert not _exp_covers(below, x)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(FLOATS, min_size=1, max_size=40))
+def test_int_scaled_is_exact_on_the_largest_common_scale(vals):
+    ints, s = int_scaled(np.array(vals, dtype=np.float64))
+    for v, g in zip(vals, ints, strict=True):
+        assert Fraction(g) * Fraction(2) ** s == Fraction(v)
+    if any(ints):  # the largest scale: not every integer is even
+        assert any(g % 2 for g in ints)
+    else:
+        assert s == 0
