@@ -26,6 +26,7 @@ import importlib
 import itertools
 import math
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -134,6 +135,8 @@ def timing_highs_run() -> Iterator[None]:
             return real(self)
         finally:
             RUN_SECONDS.append(time.perf_counter() - t0)
+            if RUN_SECONDS[-1] > 60:  # a long solve: say so at once (the row comes at the end)
+                print(f"  (a HiGHS run took {RUN_SECONDS[-1]:.0f} s)", file=sys.stderr, flush=True)
 
     highspy.Highs.run = run
     try:
