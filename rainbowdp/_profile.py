@@ -39,6 +39,7 @@ exceed ``EXACT_WORK``; the one-pass value is then the tighter upper bound.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -158,7 +159,9 @@ def _envelope_at(env: tuple[np.ndarray, np.ndarray, np.ndarray], s: np.ndarray) 
 SAMPLE_EDGES = 1024
 
 
-def _place_anchors(learn, n_e: int, grid: np.ndarray) -> np.ndarray:
+def _place_anchors(
+    learn: Callable[[np.ndarray], np.ndarray], n_e: int, grid: np.ndarray
+) -> np.ndarray:
     """Grid indices of the anchors: :data:`N_ANCHORS` of them, spread evenly in ε over the
     part of the grid where a strided sample of :data:`SAMPLE_EDGES` edges (``learn``, which
     also turns them into lower bounds) is not yet 0, the last where it first is.
