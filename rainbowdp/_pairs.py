@@ -72,9 +72,26 @@ def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
         and value[0].shape == value[1].shape
         and value[0].size
     ):  # the common call, two float64 vectors: no per-item type check needed
-        arr = np.stack(value)[None]
-        if arr.min() >= 0.0 and np.all(np.abs(arr.sum(axis=2) - 1.0) <= ROW_ATOL):
-            return arr, False  # (a NaN fails both tests, an infinity the second)
+        arr, batched = np.stack(value)[None], False
+    else:
+        arr, batched = _pair_array(value, name)
+    flat = arr.reshape(-1, arr.shape[2])
+    if flat.size == 0 or (flat.min() >= 0.0 and np.all(np.abs(flat.sum(axis=1) - 1.0) <= ROW_ATOL)):
+        return arr, batched  # (a NaN fails both tests, an infinity the second)
+    bad = ~np.isfinite(flat).all(axis=1) | (flat < 0).any(axis=1)
+    if not bad.any():
+        bad = np.abs(flat.sum(axis=1) - 1.0) > ROW_ATOL
+    i = int(np.flatnonzero(bad)[0])
+    where = ("P", "Q")[i % 2] + (f" of pair {i // 2}" if batched else "")
+    raise ParameterError(
+        f"`{name}`: {where} must be a distribution (finite, non-negative, sum 1 within "
+        f"{ROW_ATOL:g}), got {flat[i].tolist()}."
+    )
+
+
+def _pair_array(value: Any, name: str) -> tuple[np.ndarray, bool]:
+    """``value`` as a C-contiguous float64 array (E, 2, q) of real numbers (rows not yet
+    checked), and whether it was a batch: the shape and type checks of :func:`as_pairs`."""
     if isinstance(value, tuple | list) and len(value) == 2:
         sizes = [np.shape(v) for v in value]
         if all(len(s) == 1 for s in sizes) and sizes[0] != sizes[1]:
@@ -93,21 +110,7 @@ def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
         )
     if arr.shape[2] == 0:
         raise ParameterError(f"`{name}` must have at least one output, got shape {arr.shape}.")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    flat = arr.reshape(-1, arr.shape[2])
-    if flat.size == 0 or (flat.min() >= 0.0 and np.all(np.abs(flat.sum(axis=1) - 1.0) <= ROW_ATOL)):
-        return arr, batched  # (a NaN fails both tests, an infinity the second)
-    bad = ~np.isfinite(flat).all(axis=1) | (flat < 0).any(axis=1)
-    if not bad.any():
-        bad = np.abs(flat.sum(axis=1) - 1.0) > ROW_ATOL
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        where = ("P", "Q")[i % 2] + (f" of pair {i // 2}" if batched else "")
-        raise ParameterError(
-            f"`{name}`: {where} must be a distribution (finite, non-negative, sum 1 within "
-            f"{ROW_ATOL:g}), got {flat[i].tolist()}."
-        )
-    return arr, batched
+    return np.ascontiguousarray(arr, dtype=np.float64), batched
 
 
 def _chunks(n: int, q: int) -> range:

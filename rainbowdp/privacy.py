@@ -657,8 +657,11 @@ def _pair_x_exact(pa: np.ndarray, pb: np.ndarray, d: Fraction) -> Fraction | Non
     doubled until the proof succeeds (at worst T is every output). Same value, far fewer
     rationals than the whole rows.
     """
-    if pa.shape[0] <= _NO_PRUNE:  # short rows: pruning would cost more than it saves
-        return pair_epsilon_exact(int_list(pa), int_list(pb), d)
+    if pa.shape[0] <= _NO_PRUNE:  # short rows, whole (pruning would cost more than it
+        # saves), on their own smallest common scale 2^s (δ: from 2^-1074 to 2^s; s >= -1074)
+        ints, s = int_scaled(np.stack([pa, pb]))
+        q = pa.shape[0]
+        return pair_epsilon_exact(ints[:q], ints[q:], d / (1 << (P_SHIFT + s)))
     zero_b = pb == 0
     live = np.flatnonzero(~zero_b & (pa > 0))
     with np.errstate(divide="ignore"):
@@ -680,17 +683,10 @@ def _pair_x_exact(pa: np.ndarray, pb: np.ndarray, d: Fraction) -> Fraction | Non
 
 def _exact_candidates(p: np.ndarray, a: np.ndarray, b: np.ndarray, delta: float) -> float | None:
     """Smallest proved ε covering the directed pairs (a, b) exactly; ``None`` if infinite."""
-    dlt = Fraction(delta)
-    d = dlt * (1 << P_SHIFT)  # on the scale of int_rows
+    d = Fraction(delta) * (1 << P_SHIFT)  # on the scale of int_rows
     best = Fraction(1)
-    q = p.shape[1]
     for i, j in zip(a.tolist(), b.tolist(), strict=True):
-        if q <= _NO_PRUNE:  # short rows, whole, on their own smallest common scale 2^s
-            ints, s = int_scaled(p[[i, j]])
-            ds = dlt * (1 << -s) if s <= 0 else dlt / (1 << s)
-            x = pair_epsilon_exact(ints[:q], ints[q:], ds)
-        else:
-            x = _pair_x_exact(p[i], p[j], d)
+        x = _pair_x_exact(p[i], p[j], d)
         if x is None:
             return None
         best = max(best, x)
