@@ -56,6 +56,7 @@ __all__ = [
     "enclose_exp",
     "exact_divergences",
     "exp_scaled",
+    "float_above",
     "float_at_least",
     "float_at_most",
     "float_error",
@@ -103,6 +104,20 @@ def float_at_least(x: Fraction) -> float:
     if Fraction(c) < x:
         c = math.nextafter(c, math.inf)
     return c
+
+
+def float_above(n: int, shift: int) -> float:
+    """Smallest float64 >= ``n / 2**shift`` for an integer n >= 0 (``inf`` above the range):
+    :func:`float_at_least` of a dyadic rational, in integers only."""
+    if n <= 0:
+        return 0.0
+    g = max(n.bit_length() - 53 - shift, -1074)  # exponent of the last kept bit
+    drop = g + shift
+    m = -((-n) >> drop) if drop > 0 else n << -drop  # ceil(n / 2^drop) <= 2^53
+    try:
+        return math.ldexp(m, g)  # exact: m <= 2^53 and g >= -1074
+    except OverflowError:
+        return math.inf
 
 
 # ---------------------------------------------------------------------- e^ε in rationals

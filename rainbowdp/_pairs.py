@@ -22,13 +22,13 @@ distribution as in :class:`rainbowdp.Mechanism` (finite, non-negative, sum 1 wit
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
-from ._exact import EXP_BITS, _lifted, _pred_scaled, float_at_least, int_scaled
 from ._kernels import CHUNK_ELEMENTS, directed_divergences
+from ._pair_delta import pair_delta, rows_deltas
+from ._pair_epsilon import batch_epsilons, pair_epsilon
 from ._validation import check_epsilon, real_array
 from .exceptions import ParameterError, ParameterTypeError
 from .mechanism import ROW_ATOL
@@ -65,19 +65,35 @@ def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
     ParameterError
         On another shape, P and Q of different lengths, or a row that is not a distribution.
     """
-    if (
-        type(value) is tuple
-        and len(value) == 2
-        and all(type(v) is np.ndarray and v.dtype == np.float64 and v.ndim == 1 for v in value)
-        and value[0].shape == value[1].shape
-        and value[0].size
-    ):  # the common call, two float64 vectors: no per-item type check needed
-        arr, batched = np.stack(value)[None], False
-    else:
-        arr, batched = _pair_array(value, name)
+    if type(value) is tuple and len(value) == 2:
+        p, r = value
+        if (
+            type(p) is np.ndarray
+            and type(r) is np.ndarray
+            and p.dtype == np.float64
+            and r.dtype == np.float64
+            and p.ndim == 1
+            and p.shape == r.shape
+            and p.size
+        ):  # the common call, two float64 vectors: no per-item type check needed
+            arr = np.empty((1, 2, p.size))
+            arr[0, 0] = p
+            arr[0, 1] = r
+            s0, s1 = arr[0].sum(axis=1).tolist()
+            if arr.min() >= 0.0 and abs(s0 - 1.0) <= ROW_ATOL and abs(s1 - 1.0) <= ROW_ATOL:
+                return arr, False  # (a NaN fails both tests, an infinity the second)
+            _bad_rows(arr, False, name)
+    arr, batched = _pair_array(value, name)
     flat = arr.reshape(-1, arr.shape[2])
     if flat.size == 0 or (flat.min() >= 0.0 and np.all(np.abs(flat.sum(axis=1) - 1.0) <= ROW_ATOL)):
-        return arr, batched  # (a NaN fails both tests, an infinity the second)
+        return arr, batched
+    _bad_rows(arr, batched, name)
+
+
+def _bad_rows(arr: np.ndarray, batched: bool, name: str) -> NoReturn:
+    """Raise the error of :func:`as_pairs`: the first row of ``arr`` that is not a
+    distribution."""
+    flat = arr.reshape(-1, arr.shape[2])
     bad = ~np.isfinite(flat).all(axis=1) | (flat < 0).any(axis=1)
     if not bad.any():
         bad = np.abs(flat.sum(axis=1) - 1.0) > ROW_ATOL
@@ -126,79 +142,70 @@ def pairs_epsilon_for_delta(value: Any, delta: Any, *, one_way: bool = False) ->
     rows, batched = as_pairs(value)
     one_way = _check_one_way(one_way)
     deltas, scalar = _check_deltas(delta)
-    n = rows.shape[0]
+    n, q = rows.shape[0], rows.shape[2]
     out = np.empty((n, len(deltas)))
     for j, dlt in enumerate(deltas):
-        for i in range(n):  # one edge: solved exactly (see _epsilon_core)
-            out[i, j] = _epsilon_core(rows[i], _EDGE, one_way, dlt)
+        if n == 1:  # one pair: the same floats on Python numbers (no numpy calls)
+            e = pair_epsilon(rows[0], dlt, one_way)
+            out[0, j] = _epsilon_core(rows[0], _EDGE, one_way, dlt) if e is None else e
+            continue
+        for start in _chunks(n, q):
+            sub = rows[start : start + max(1, CHUNK_ELEMENTS // q)]
+            # the floats of _pair_epsilon where they decide, else the integers (one edge:
+            # solved exactly, see _epsilon_core): the same value either way
+            for i, e in enumerate(batch_epsilons(sub, dlt, one_way)):
+                out[start + i, j] = _epsilon_core(sub[i], _EDGE, one_way, dlt) if e is None else e
     if scalar:
         out = out[:, 0]
     return out if batched else (float(out[0]) if scalar else out[0])
 
 
-def _pair_profile(pair: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
-    r"""(k,): δ(ε) of one pair (2, q) at each checked ε, in exact integer arithmetic.
-
-    The exact :math:`H_L` at the lower enclosure :math:`L \le e^\epsilon` of each direction,
-    as :func:`rainbowdp._exact.delta_upper` computes it for the band of near-maximal directions
-    (here both), rounded up: the same float, with no float pass to choose the band."""
-    encs = [_enclose(e) for e in eps.tolist()]
-    q = pair.shape[1]
-    if q > 16:
-        # outputs proved to give a zero term at every ε (P(v) <= L P'(v), as certified_zero;
-        # m_lo 2^k below every L) are left out of the exact sums, which leaves them unchanged
-        lo_m = min(enc.m_lo for enc in encs)
-        lo_k = min(enc.k for enc in encs)
-        fwd = ~(_lifted(pair[0]) <= _pred_scaled(pair[1], lo_m, lo_k))
-        bwd = ~(_lifted(pair[1]) <= _pred_scaled(pair[0], lo_m, lo_k))
-        if one_way:
-            bwd[:] = False
-        cols = np.flatnonzero(fwd | bwd)
-        ints, s = int_scaled(pair[:, cols])  # entry = int * 2^s
-        a, b = ints[: cols.size], ints[cols.size :]
-        f, g = fwd[cols].tolist(), bwd[cols].tolist()
-    else:  # every output (short rows: no float pass)
-        ints, s = int_scaled(pair)
-        a, b = ints[:q], ints[q:]
-        f, g = [True] * q, [not one_way] * q
-    terms = [(x << EXP_BITS, y) for x, y, keep in zip(a, b, f, strict=True) if keep]
-    back = [(y << EXP_BITS, x) for x, y, keep in zip(a, b, g, strict=True) if keep]
-    out = np.empty(eps.shape[0])
-    scale = Fraction(1 << EXP_BITS) / Fraction(2) ** s  # H = sum / scale
-    for i, enc in enumerate(encs):
-        lo = enc.lo_num
-        best = 0
-        for side in (terms, back):
-            h = 0
-            for x, y in side:
-                t = x - y * lo
-                if t > 0:
-                    h += t
-            best = max(best, h)
-        out[i] = float_at_least(best / scale) if best else 0.0
-    return out
-
-
-#: Outputs up to which :func:`_profile` answers a single pair in exact integers directly.
-_PAIR_EXACT_Q = 256
-
-
 def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
-    """(E, k): per pair of ``rows`` (E, 2, q), δ(ε) at each checked ε."""
+    """(E, k): per pair of ``rows`` (E, 2, q), δ(ε) at each checked ε.
+
+    The value of each pair is the graph path's (the exact :math:`H_L` of both directions,
+    rounded up), from :mod:`rainbowdp._pair_delta`: on Python floats for one short pair, with
+    the classification vectorised otherwise. ε whose enclosure of e^ε leaves the float range
+    (ε above 700) take the graph path's float kernels and exact band."""
     n, q = rows.shape[0], rows.shape[2]
-    if n == 1 and q <= _PAIR_EXACT_Q:
-        return _pair_profile(rows[0], eps, one_way)[None]
-    p = rows.reshape(2 * n, q)
+    encs = [_enclose(e) for e in eps.tolist()]
+    plain = [not enc.saturated and enc.k == 0 for enc in encs]
     out = np.empty((n, eps.shape[0]))
+    if n == 1 and q <= _SHORT_Q:
+        for j, enc in enumerate(encs):
+            out[0, j] = (
+                pair_delta(rows[0], enc, one_way)
+                if plain[j]
+                else _profile_exact(rows, enc.epsilon, one_way)[0]
+            )
+        return out
     for start in _chunks(n, q):
-        stop = min(n, start + max(1, CHUNK_ELEMENTS // q))
-        sub = p[2 * start : 2 * stop]
-        edges = np.arange(2 * (stop - start), dtype=np.intp).reshape(-1, 2)
-        for j, e in enumerate(eps.tolist()):
-            enc = _enclose(e)
-            fwd, bwd = directed_divergences(sub, edges, enc.m, enc.k, one_way=one_way)
-            out[start:stop, j] = _edge_delta_upper(sub, edges, enc, fwd, bwd)
+        sub = rows[start : start + max(1, CHUNK_ELEMENTS // q)]
+        m = sub.shape[0]
+        a = sub[:, 0] if one_way else sub.reshape(2 * m, q)
+        b = sub[:, 1] if one_way else np.ascontiguousarray(sub[:, ::-1]).reshape(2 * m, q)
+        for j, enc in enumerate(encs):
+            if not plain[j]:
+                out[start : start + m, j] = _profile_exact(sub, enc.epsilon, one_way)
+                continue
+            h = rows_deltas(a, b, enc)  # (rounding up is monotone: max of the rounded)
+            out[start : start + m, j] = h if one_way else np.maximum(h[0::2], h[1::2])
     return out
+
+
+#: Outputs up to which one pair is answered on Python floats (above, numpy classifies).
+_SHORT_Q = 256
+
+
+def _profile_exact(sub: np.ndarray, e: float, one_way: bool) -> np.ndarray:
+    """(m,): δ(e) of each pair of ``sub`` (m, 2, q) by the graph path's float kernels and exact
+    band (:func:`rainbowdp.privacy._edge_delta_upper`)."""
+    m = sub.shape[0]
+    p = sub.reshape(2 * m, sub.shape[2])
+    edges = np.arange(2 * m, dtype=np.intp).reshape(-1, 2)
+    enc = _enclose(e)
+    fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=one_way)
+    return _edge_delta_upper(p, edges, enc, fwd, bwd)
 
 
 def pairs_privacy_profile(value: Any, epsilons: Any, *, one_way: bool = False) -> np.ndarray:

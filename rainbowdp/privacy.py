@@ -618,6 +618,35 @@ def _log_up(x: Fraction) -> float:
 
 #: Bits of the enclosure of e^ε with which :func:`_exp_covers` proves its bound.
 _COVER_BITS = 64
+#: :func:`_exp_lower` is used below this ε (its table and products stay far from overflow).
+_FAST_COVER_MAX = 690.0
+#: Lower bounds on 1/k!, k = 2..6, as floats (each at most the real value).
+_INV_FACT = tuple(float_at_most(Fraction(1, math.factorial(k))) for k in range(2, 7))
+
+
+@functools.cache  # at most 64 * 690 entries
+def _exp_lower_table(j: int) -> float:
+    """A float at most :math:`e^{j/64}` (from :func:`rainbowdp._exact.exp_scaled`)."""
+    lo, _ = exp_scaled(Fraction(j, 64), _COVER_BITS)
+    return float_at_most(Fraction(lo, 1 << _COVER_BITS))
+
+
+def _exp_lower(e: float) -> float:
+    r"""A float :math:`\ell \le e^e` within about :math:`2^{-47}` of it, for a float
+    :math:`0 \le e <` :data:`_FAST_COVER_MAX`: a cheaper lower bound than 64-bit integers.
+
+    With j = floor(64 e) and r = e - j/64 (exact: e * 64 is a scaling by a power of two and
+    e - j/64 is exact by Sterbenz's lemma for j >= 1), :math:`e^e = e^{j/64} e^r`, the first
+    factor bounded below by a remembered float and the second by its Taylor polynomial of
+    degree 6 with coefficients rounded down (every dropped term is positive, r < 1/64). The
+    float evaluation rounds at most 14 times, each within :math:`2^{-53}` relative, so the
+    final factor :math:`1 - 2^{-48}` (rounded too) keeps the result below the real product.
+    """
+    j = math.floor(e * 64.0)
+    r = e - j / 64.0
+    c2, c3, c4, c5, c6 = _INV_FACT
+    poly = 1.0 + r * (1.0 + r * (c2 + r * (c3 + r * (c4 + r * (c5 + r * c6)))))
+    return _exp_lower_table(j) * poly * (1.0 - 2.0**-48)
 
 
 def _exp_covers(e: float, x: Fraction) -> bool:
@@ -632,6 +661,9 @@ def _exp_covers(e: float, x: Fraction) -> bool:
     """
     if e >= EPS_SATURATION:
         return _enclose(e).lo >= x
+    if e < _FAST_COVER_MAX and _exp_lower(e) >= float(x) * (1.0 + 2.0**-47):
+        # fl(x)(1 + 2^-47), rounded, is at least x (1 + 2^-50): fl(x) >= x (1 - 2^-53)
+        return True
     lo, _ = exp_scaled(Fraction(e), _COVER_BITS)
     # lo / 2^64 >= x (1 + 2^-50), in integers
     return lo * x.denominator * (1 << 50) >= x.numerator * ((1 << 50) + 1) << _COVER_BITS

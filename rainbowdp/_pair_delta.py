@@ -1,0 +1,223 @@
+r"""Exact hockey-stick divergences of pairs, rounded up: float classification, exact sums.
+
+The pair path (:mod:`rainbowdp._pairs`) answers :math:`\delta(\epsilon)` of a pair (P, Q) as the
+graph path does: the smallest float at least :math:`\max\{H_L(P\|Q), H_L(Q\|P)\}`, where
+:math:`H_L(P\|Q) = \sum_v \max(P(v) - L\,Q(v), 0)` is taken exactly at the rational lower
+enclosure :math:`L \le e^\epsilon` (200 bits, :func:`rainbowdp._exact.enclose_exp`).
+
+With S the outputs where :math:`P(v) > L\,Q(v)`, :math:`H_L = \sum_S P - L \sum_S Q`: two exact
+sums of floats and one product. Each output is put in S or left out by a float comparison
+with a relative margin of 2^-40 around :math:`\hat x = \mathrm{fl}(L)` (within :math:`2^{-53}
+L` of L): :math:`P(v) > \mathrm{fl}(Q(v)\,\mathrm{fl}(\hat x (1 + 2^{-40})))` proves
+:math:`P(v) > L\,Q(v)` and :math:`P(v) < \mathrm{fl}(Q(v)\,\mathrm{fl}(\hat x (1 - 2^{-40})))`
+proves :math:`P(v) < L\,Q(v)` (each rounding is within :math:`2^{-53}` relative; Q entries
+below 2^-1000, whose products may underflow, are not classified this way). The few outputs
+left between the two (ties, and likelihood ratios within 2^-40 of L) are classified in exact
+integers. The sums are exact (:func:`exact_sum`: ``math.fsum`` is correctly rounded, so
+:math:`\sum = s_1 + \mathrm{fsum}(x, -s_1)`, and so on until the residual is 0), and the
+result is rounded up in integers (:func:`rainbowdp._exact.float_above`): the same float as
+the integers of the graph path, with no float summation error to bound.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._exact import EXP_BITS, P_SHIFT, ExpEnclosure, float_above
+
+__all__ = [
+    "LIMB_SHIFT",
+    "TINY_Q",
+    "exact_sum",
+    "exact_sums",
+    "limb_rows",
+    "pair_delta",
+    "rows_deltas",
+    "shifts",
+]
+
+#: Relative margin around fl(L) of the float classification.
+_MARGIN = 2.0**-40
+#: Q entries below this (and above 0) are classified in integers.
+TINY_Q = 2.0**-1000
+
+
+def exact_sum(xs: list[float]) -> int:
+    r"""The exact sum of the floats ``xs`` (finite, sum below 2^1000) times :math:`2^{1074}`.
+
+    ``math.fsum`` returns the correctly rounded sum; appending its negation leaves the exact
+    residual, whose ``fsum`` is the next part, until it is 0 (each part is at most
+    :math:`2^{-53}` of the one before and all are multiples of :math:`2^{-1074}`, so at most
+    21 rounds; usually 2). ``xs`` is extended in place."""
+    total = 0
+    s = math.fsum(xs)
+    while s:
+        n, d = s.as_integer_ratio()  # d = 2^j
+        total += n << (P_SHIFT + 1 - d.bit_length())
+        xs.append(-s)
+        s = math.fsum(xs)
+    return total
+
+
+def _int(x: float) -> int:
+    """``x * 2**1074`` as an exact integer (x a finite float >= 0 below 2^1000)."""
+    n, d = x.as_integer_ratio()
+    return n << (P_SHIFT + 1 - d.bit_length())
+
+
+def _bounds(enc: ExpEnclosure) -> tuple[float, float]:
+    """Floats ``(hi, lo)`` with fl(y hi) > L y > fl(y lo) for every float y >= 2^-1000."""
+    x = enc.lo_num / (1 << EXP_BITS)  # correctly rounded
+    return x * (1.0 + _MARGIN), x * (1.0 - _MARGIN)
+
+
+def _delta_one_way(a: list[float], b: list[float], enc: ExpEnclosure, hi: float, lo: float) -> int:
+    r""":math:`H_L(a\|b)` times :math:`2^{1074 + 200}`, exactly (a, b: lists of floats)."""
+    sa: list[float] = []
+    sb: list[float] = []
+    extra_a = extra_b = 0
+    for x, y in zip(a, b, strict=True):
+        if x == 0.0:  # a zero term
+            continue
+        if y < TINY_Q and y != 0.0:
+            pass
+        elif x > y * hi:
+            sa.append(x)
+            sb.append(y)
+            continue
+        elif x < y * lo:
+            continue
+        xi, yi = _int(x), _int(y)  # between the margins: exact
+        if (xi << EXP_BITS) > yi * enc.lo_num:
+            extra_a += xi
+            extra_b += yi
+    big_a = exact_sum(sa) + extra_a
+    big_b = exact_sum(sb) + extra_b
+    return max(0, (big_a << EXP_BITS) - enc.lo_num * big_b)
+
+
+def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
+    """δ of one pair (rows of ``pair``, (2, q)) at an enclosure with ``k == 0``, not
+    saturated: :func:`_delta_one_way` on Python numbers, the classification in numpy for a
+    long pair."""
+    hi, lo = _bounds(enc)
+    dirs = 1 if one_way else 2
+    if pair.shape[1] > _LONG and not (pair < TINY_Q).any():
+        a, b = pair[:dirs], pair[::-1][:dirs]
+        inside = a > b * hi
+        between = (~inside & ~(a < b * lo)).any(axis=1).tolist()
+        h = 0
+        for i in range(dirs):
+            keep = inside[i]
+            big_a = exact_sum(a[i, keep].tolist())
+            big_b = exact_sum(b[i, keep].tolist())
+            if between[i]:
+                big_a, big_b = _add_between(a[i], b[i], keep, enc, big_a, big_b, lo)
+            h = max(h, (big_a << EXP_BITS) - enc.lo_num * big_b)
+    else:
+        p, r = pair.tolist()
+        h = _delta_one_way(p, r, enc, hi, lo)
+        if not one_way:
+            h = max(h, _delta_one_way(r, p, enc, hi, lo))
+    return float_above(h, P_SHIFT + EXP_BITS)
+
+
+#: Outputs above which :func:`pair_delta` classifies in numpy.
+_LONG = 48
+
+
+def _add_between(
+    a: np.ndarray,
+    b: np.ndarray,
+    inside: np.ndarray,
+    enc: ExpEnclosure,
+    big_a: int,
+    big_b: int,
+    lo: float,
+) -> tuple[int, int]:
+    """``big_a``, ``big_b`` plus the outputs between the margins that belong to S (exact)."""
+    for j in np.flatnonzero(~inside & ~(a < b * lo) & (a > 0)).tolist():
+        xi, yi = _int(float(a[j])), _int(float(b[j]))
+        if (xi << EXP_BITS) > yi * enc.lo_num:
+            big_a += xi
+            big_b += yi
+    return big_a, big_b
+
+
+#: Entries at least this (or 0) are integers once multiplied by 2^113 (:func:`_limb_sums`).
+_LIMB_MIN = 2.0**-60
+#: Scale of :func:`_limb_sums`.
+LIMB_SHIFT = 113
+
+
+def _limb_sums(x: np.ndarray) -> tuple[list[float], list[float], list[float]]:
+    r"""Per row of ``x`` (n, q), q < 2^15, entries 0 or in [2^-60, 2]: three float integers
+    :math:`s_1, s_2, s_3` with :math:`2^{113} \sum_v x_v = 2^{75} s_1 + 2^{37} s_2 + s_3`.
+
+    Each entry is cut into three integer limbs below 2^39 (scalings by powers of two, floors
+    and the differences are exact), whose float sums over fewer than 2^15 outputs stay below
+    2^53 and are therefore exact in any order."""
+    y = x * 2.0**38
+    l1 = np.floor(y)
+    y = (y - l1) * 2.0**38
+    l2 = np.floor(y)
+    l3 = (y - l2) * 2.0**37
+    return l1.sum(axis=1).tolist(), l2.sum(axis=1).tolist(), l3.sum(axis=1).tolist()
+
+
+def limb_rows(*arrays: np.ndarray) -> np.ndarray:
+    """Rows (bool, (n,)) whose entries in every array (n, q) are 0 or at least 2^-60, with
+    q < 2^15: the rows :func:`exact_sums` sums on the scale 2^113."""
+    n, q = arrays[0].shape
+    if q >= 2**15:
+        return np.zeros(n, dtype=bool)
+    ok = np.ones((n, q), dtype=bool)
+    for x in arrays:
+        ok &= (x == 0) | (x >= _LIMB_MIN)
+    return ok.all(axis=1)
+
+
+def exact_sums(x: np.ndarray, limbs: np.ndarray) -> list[int]:
+    """The exact sum of each row of ``x`` (n, q; entries in [0, 2]) times 2^113 where
+    ``limbs`` (:func:`limb_rows`) and times 2^1074 elsewhere."""
+    out = [0] * x.shape[0]
+    if limbs.any():
+        s1, s2, s3 = _limb_sums(np.where(limbs[:, None], x, 0.0))
+        for i in np.flatnonzero(limbs).tolist():
+            out[i] = (int(s1[i]) << 75) + (int(s2[i]) << 37) + int(s3[i])
+    for i in np.flatnonzero(~limbs).tolist():
+        out[i] = exact_sum(x[i].tolist())
+    return out
+
+
+def shifts(limbs: np.ndarray) -> list[int]:
+    """The scales (powers of two) of :func:`exact_sums`, per row."""
+    return np.where(limbs, LIMB_SHIFT, P_SHIFT).tolist()
+
+
+def rows_deltas(a: np.ndarray, b: np.ndarray, enc: ExpEnclosure) -> list[float]:
+    r"""The smallest float at least :math:`H_L(a_i\|b_i)`, exactly, for each row i of the
+    arrays (n, q) ``a`` and ``b`` (:func:`_delta_one_way` with the classification vectorised;
+    rows whose entries are 0 or at least 2^-60 are summed exactly by :func:`_limb_sums`)."""
+    n = a.shape[0]
+    hi, lo = _bounds(enc)
+    tiny = (b > 0) & (b < TINY_Q)
+    inside = (a > b * hi) & ~tiny
+    between = (~inside & ~(a < b * lo) | tiny) & (a > 0)  # (a zero P entry: a zero term)
+    limbs = limb_rows(a, b)
+    big_as = exact_sums(np.where(inside, a, 0.0), limbs)
+    big_bs = exact_sums(np.where(inside, b, 0.0), limbs)
+    out = [0.0] * n
+    for i, (shift, odd) in enumerate(zip(shifts(limbs), between.any(axis=1).tolist(), strict=True)):
+        big_a, big_b = big_as[i], big_bs[i]
+        if odd:
+            for j in np.flatnonzero(between[i]).tolist():
+                xi = _int(float(a[i, j])) >> (P_SHIFT - shift)  # exact at either scale
+                yi = _int(float(b[i, j])) >> (P_SHIFT - shift)
+                if (xi << EXP_BITS) > yi * enc.lo_num:
+                    big_a += xi
+                    big_b += yi
+        out[i] = float_above((big_a << EXP_BITS) - enc.lo_num * big_b, shift + EXP_BITS)
+    return out

@@ -1,0 +1,285 @@
+r"""Proved ε(δ) of pairs: float active sets, exact sums, one exact quotient.
+
+The pair path answers :func:`rainbowdp.epsilon_for_delta` of a pair (P, Q) as the graph path
+does for the two-node graph: with :math:`x^*` the exact smallest :math:`x \ge 1` with
+:math:`H_x \le \delta` in each direction (:func:`rainbowdp._exact.pair_epsilon_exact`), the
+answer is ``_log_up`` of the larger, :math:`\hat\epsilon = \mathrm{bump}(\log
+\mathrm{fl}(x^*))` (``log1p(fl(x* - 1))`` below 2), proved by :math:`L(\hat\epsilon) \ge x^*`.
+Only :math:`\mathrm{fl}(x^*)` or :math:`\mathrm{fl}(x^* - 1)` is needed; this module finds it
+with one exact quotient per direction instead of the exact search over the breakpoints:
+
+1. The outputs are sorted by the float ratio a/b (a = P, b = Q for P relative to Q); the float
+   hockey-stick divergence at each breakpoint gives the count k of leading outputs that form
+   the candidate active set T.
+2. :math:`A_T = \sum_T a` and :math:`B_T = \sum_T b` exactly (integers: three-limb float sums,
+   or ``math.fsum`` expansions, :mod:`rainbowdp._pair_delta`), and :math:`x_T = (A_T -
+   \delta)/B_T` as a ratio of integers; Python's integer division rounds correctly, so
+   :math:`\mathrm{fl}(x_T)` and :math:`\mathrm{fl}(x_T - 1)` are exact roundings.
+3. T is *proved* to be the active set at :math:`x_T`: every output of T has a/b > x_T and every
+   other a/b < x_T, on the float quotients with a relative margin of 2^-40 around
+   :math:`\mathrm{fl}(x_T)` (each quotient and fl(x_T) within 2^-53 of the real values).
+   Then :math:`H_{x_T} = A_T - x_T B_T = \delta`, H is strictly decreasing there, and
+   :math:`x^* = \max(1, x_T)`.
+
+Where the proof fails (an output within the margin, a float count k off by one), where some Q
+entry is 0 with P > 0 (the mass at an infinite privacy loss), below δ's and the entries' float
+range, or above e^690, the pair is left to the exact search: the value is the same float in
+every case.
+
+For δ = 0, :math:`x^*` is the largest ratio a/b (or 1): IEEE division is correctly rounded and
+rounding is monotone, so fl(x*) is the largest float quotient, and fl(x* - 1) the largest
+:math:`\mathrm{fl}((a - b)/b)` (a - b is exact for b < a < 2b).
+
+The larger direction is taken on these floats (rounding is monotone), and the bumped logarithm
+is proved with :func:`rainbowdp.privacy._exp_lower`, the first test of ``_exp_covers``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._exact import P_SHIFT
+from ._pair_delta import LIMB_SHIFT, exact_sum, exact_sums, limb_rows, shifts
+from .privacy import _FAST_COVER_MAX, _bumped, _exp_lower
+
+__all__ = ["batch_epsilons", "pair_epsilon"]
+
+#: Relative margin around fl(x_T) of the ratios proved in floats.
+_MARGIN = 2.0**-40
+#: Answers fl(x*) at or above this go to the exact search (ε above ~620; for δ > 0,
+#: :func:`_in_range` also sends quotients below its inverse).
+_X_HIGH = 2.0**900
+#: A Q entry below this (and above 0) sends the pair to the exact search.
+_TINY = 2.0**-1000
+
+
+def _branch(num: int, den: int) -> tuple[int, float]:
+    """``(2, fl(x))`` for x = num/den >= 2, ``(1, fl(x - 1))`` for 1 < x < 2, ``(0, 0.0)``
+    for x <= 1 (num, den > 0; Python's int division is correctly rounded)."""
+    if num >= 2 * den:
+        return 2, num / den
+    if num > den:
+        return 1, (num - den) / den
+    return 0, 0.0
+
+
+def _zero_delta(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """δ = 0: ``(branch, value, decided)`` per row of the arrays (n, q) (module notes)."""
+    pos = b > 0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ratio = np.where(pos, a / np.where(pos, b, 1.0), 0.0)
+        big = np.where(pos & (a >= 2.0 * b), ratio, 0.0).max(axis=1)
+        above = pos & (a > b)
+        small = np.where(above, (a - b) / np.where(pos, b, 1.0), 0.0).max(axis=1)
+    branch = np.where(big > 0, 2, np.where(above.any(axis=1), 1, 0))
+    value = np.where(branch == 2, big, small)
+    decided = ~((b == 0) & (a > 0)).any(axis=1) & (value < _X_HIGH)
+    return branch, value, decided
+
+
+def _scaled_delta(dlt: float, shift: int) -> tuple[int, int]:
+    """``(d, extra)``: δ = d / 2^(shift + extra) exactly, extra >= 0 as small as possible."""
+    n, den = dlt.as_integer_ratio()
+    j = den.bit_length() - 1
+    return (n << (shift - j), 0) if j <= shift else (n, j - shift)
+
+
+def _in_range(nd: tuple[int, int] | None) -> float | None:
+    """fl(num/den) for ``nd`` = (num, den) with the quotient in (2^-900, 2^900), else None."""
+    if nd is None:
+        return None
+    num, den = nd
+    if num >= den << 900 or num << 900 <= den:
+        return None
+    return num / den
+
+
+def _quotient(big_a: int, big_b: int, scaled: tuple[int, int]) -> tuple[int, int] | None:
+    """``(num, den)`` with :math:`x_T = (A - \\delta)/B` = num/den for A = big_a / 2^shift,
+    B = big_b / 2^shift and ``scaled`` = ``_scaled_delta(δ, shift)``; ``None`` where
+    :math:`A \\le \\delta` or B = 0."""
+    d, extra = scaled
+    num = (big_a << extra) - d
+    if num <= 0 or big_b == 0:
+        return None
+    return num, big_b << extra
+
+
+def _delta_sorted(a: np.ndarray, b: np.ndarray, dlt: float):
+    """Sorted rows (by decreasing float ratio) and the candidate active sets (module notes)."""
+    q = a.shape[1]
+    pos = b > 0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ratio = np.where(pos, a / np.where(pos, b, 1.0), -1.0)
+    order = np.argsort(-ratio, axis=1, kind="stable")
+    a_s = np.take_along_axis(a, order, axis=1)
+    b_s = np.take_along_axis(b, order, axis=1)
+    r_s = np.take_along_axis(ratio, order, axis=1)
+    # float H at each breakpoint j >= 1 (before adding output j); H at the first is 0 <= δ
+    h_at = np.cumsum(a_s, axis=1)[:, :-1] - r_s[:, 1:] * np.cumsum(b_s, axis=1)[:, :-1]
+    k = 1 + np.count_nonzero(h_at <= dlt, axis=1)
+    return a_s, b_s, r_s, np.arange(q) < k[:, None]
+
+
+def _positive_delta(
+    a: np.ndarray, b: np.ndarray, dlt: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """δ > 0: ``(branch, value, decided)`` per row (module notes)."""
+    n = a.shape[0]
+    a_s, b_s, r_s, in_t = _delta_sorted(a, b, dlt)
+    limbs = limb_rows(a_s, b_s) & (dlt >= 2.0**-60)  # (δ on the scale 2^113 too)
+    big_a = exact_sums(np.where(in_t, a_s, 0.0), limbs)
+    big_b = exact_sums(np.where(in_t, b_s, 0.0), limbs)
+    scaled = {k: _scaled_delta(dlt, k) for k in (LIMB_SHIFT, P_SHIFT)}
+    branch = np.zeros(n, dtype=np.int64)
+    value = np.zeros(n)
+    decided = np.zeros(n, dtype=bool)
+    xf = np.full(n, np.nan)
+    for i, shift in enumerate(shifts(limbs)):
+        nd = _quotient(big_a[i], big_b[i], scaled[shift])
+        if (x := _in_range(nd)) is not None:
+            xf[i] = x
+            branch[i], value[i] = _branch(*nd)
+            decided[i] = True
+    # T is the active set at x_T, proved on the float ratios with the margin
+    above = r_s > (xf * (1.0 + _MARGIN))[:, None]
+    below = r_s < (xf * (1.0 - _MARGIN))[:, None]
+    decided &= np.where(in_t, above, below).all(axis=1)
+    decided &= ~((b == 0) & (a > 0)).any(axis=1) & ~((b > 0) & (b < _TINY)).any(axis=1)
+    return branch, value, decided
+
+
+def _proved_log(branch: int, v: float) -> float | None:
+    """``_log_up`` of x* from fl(x*) (branch 2), fl(x* - 1) (branch 1) or x* = 1 (branch 0),
+    when the fast test of ``_exp_covers`` proves it; ``None`` otherwise."""
+    if branch == 0:
+        return 0.0
+    e = _bumped(math.log(v) if branch == 2 else math.log1p(v))
+    c = v if branch == 2 else 1.0 + v  # x* <= c (1 + 3u)
+    if e < _FAST_COVER_MAX and _exp_lower(e) >= c * (1.0 + 2.0**-47):
+        return e
+    return None  # pragma: no cover - the bump is far above every rounding here
+
+
+def batch_epsilons(rows: np.ndarray, dlt: float, one_way: bool) -> list[float | None]:
+    """Per pair of ``rows`` (n, 2, q), checked: the ε of ``_epsilon_core`` on that pair, or
+    ``None`` where this module does not decide it (the exact search then does)."""
+    n, q = rows.shape[0], rows.shape[2]
+    if one_way:
+        a, b = rows[:, 0], rows[:, 1]
+    else:
+        a = rows.reshape(2 * n, q)
+        b = np.ascontiguousarray(rows[:, ::-1]).reshape(2 * n, q)
+    solve = _zero_delta(a, b) if dlt == 0.0 else _positive_delta(a, b, dlt)
+    dirs = 1 if one_way else 2
+    out: list[float | None] = []
+    for bs, vs, ds in zip(*(x.reshape(n, dirs).tolist() for x in solve), strict=True):
+        out.append(_proved_log(*max(zip(bs, vs, strict=True))) if all(ds) else None)
+    return out
+
+
+def _zero_one_way(a: list[float], b: list[float]) -> tuple[int, float] | None:
+    """:func:`_zero_delta` of one direction given as lists."""
+    big = small = 0.0
+    above = False
+    for x, y in zip(a, b, strict=True):
+        if y == 0.0:
+            if x > 0.0:
+                return None
+        elif x >= 2.0 * y:
+            big = max(big, x / y)
+        elif x > y:
+            above = True
+            small = max(small, (x - y) / y)
+    if big > 0.0:
+        return (2, big) if big < _X_HIGH else None
+    return (1, small) if above else (0, 0.0)
+
+
+def _points(a: list[float], b: list[float]) -> tuple[list[float], list[float], list[float]] | None:
+    """``(ratios, a, b)`` of the outputs with b > 0, by decreasing float ratio a/b (outputs
+    with a = b = 0 left out); ``None`` if some b is 0 with a > 0, or tiny."""
+    pts = []
+    for x, y in zip(a, b, strict=True):
+        if y < _TINY:  # (also y == 0)
+            if x > 0.0 or y > 0.0:
+                return None
+            continue  # a = b = 0: no term
+        pts.append((x / y, x, y))
+    pts.sort(reverse=True)
+    return [t[0] for t in pts], [t[1] for t in pts], [t[2] for t in pts]
+
+
+def _points_np(pair: np.ndarray, dirs: int, top: int) -> list[tuple | None]:
+    """:func:`_points` of the rows of ``pair`` (2, q), both directions sorted in one numpy call
+    (``dirs`` = 1: only row 0 relative to row 1), the first ``top`` points of each (outputs
+    with a = b = 0 come last with ratio -1: they add nothing to any sum)."""
+    a, b = pair[:dirs], pair[::-1][:dirs]
+    if (b < _TINY).any():  # zero or tiny Q entries: pairs to leave out, or 0/0 outputs
+        pos = b > 0
+        bad = ((~pos & (a > 0)) | (pos & (b < _TINY))).any(axis=1).tolist()
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            ratio = np.where(pos, a / np.where(pos, b, 1.0), -1.0)
+    else:
+        bad = [False] * dirs
+        ratio = a / b
+    idx = (np.arange(dirs)[:, None], np.argsort(-ratio, axis=1)[:, :top])
+    rs, xs, ys = ratio[idx].tolist(), a[idx].tolist(), b[idx].tolist()
+    return [None if bad[i] else (rs[i], xs[i], ys[i]) for i in range(dirs)]
+
+
+def _one_way(
+    pts: tuple[list[float], list[float], list[float]] | None, dlt: float, complete: bool = True
+) -> tuple[int, float] | bool | None:
+    """:func:`_positive_delta` of one direction given as :func:`_points`; ``None`` where not
+    decided, ``False`` where the points are the first of more (not ``complete``) and the cut
+    lies beyond them. The points are sorted, so the margins are checked on the two around the
+    cut."""
+    if pts is None:
+        return None
+    rs, xs, ys = pts
+    n = k = len(rs)
+    sum_a = sum_b = 0.0
+    for j in range(n):
+        if j and sum_a - rs[j] * sum_b > dlt:
+            k = j
+            break
+        sum_a += xs[j]
+        sum_b += ys[j]
+    if k == n and not complete:
+        return False
+    nd = _quotient(exact_sum(xs[:k]), exact_sum(ys[:k]), _scaled_delta(dlt, P_SHIFT))
+    if (xf := _in_range(nd)) is None:
+        return None
+    if rs[k - 1] > xf * (1.0 + _MARGIN) and (k == n or rs[k] < xf * (1.0 - _MARGIN)):
+        return _branch(*nd)
+    return None
+
+
+#: Outputs above which :func:`pair_epsilon` sorts with numpy, and the number of leading
+#: points it reads first.
+_LONG = 32
+_TOP = 16
+
+
+def pair_epsilon(pair: np.ndarray, dlt: float, one_way: bool) -> float | None:
+    """:func:`batch_epsilons` of one pair (rows of ``pair``, (2, q)), on Python numbers."""
+    dirs = 1 if one_way else 2
+    q = pair.shape[1]
+    if dlt == 0.0:
+        p, r = pair.tolist()
+        found = [_zero_one_way(p, r)] if one_way else [_zero_one_way(p, r), _zero_one_way(r, p)]
+    elif q > _LONG:
+        found = [_one_way(pts, dlt, complete=False) for pts in _points_np(pair, dirs, _TOP)]
+        if False in found:  # a cut beyond the first points: all of them
+            found = [_one_way(pts, dlt) for pts in _points_np(pair, dirs, q)]
+    else:
+        p, r = pair.tolist()
+        found = [_one_way(_points(p, r), dlt)]
+        if not one_way:
+            found.append(_one_way(_points(r, p), dlt))
+    if None in found:
+        return None
+    return _proved_log(*max(found))  # type: ignore[type-var]

@@ -1,0 +1,222 @@
+"""The fast pair paths (floats that classify, exact sums): the exact values, and they decide.
+
+``rainbowdp._pair_delta`` (δ(ε) of pairs) and ``rainbowdp._pair_epsilon`` (ε(δ) of pairs) must
+give, bit for bit, what the definitions give in rationals: δ(ε) the smallest float at least
+max(H_L(P||Q), H_L(Q||P)) at the 200-bit lower enclosure L of e^ε, and ε(δ) the value of the
+exact search over the breakpoints (``_epsilon_core`` on the one edge). They must also *decide*
+almost every ordinary pair by themselves (else they would be slow, not wrong): asserted too.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rainbowdp as rdp
+from rainbowdp import _pair_delta, _pair_epsilon, privacy
+from rainbowdp._exact import P_SHIFT, exp_scaled, float_above, float_at_least
+from rainbowdp._pairs import _EDGE
+from rainbowdp.privacy import _enclose, _epsilon_core, _exp_lower, _log_up
+
+finite = st.floats(min_value=0.0, max_value=2.0, allow_nan=False, allow_subnormal=True)
+
+
+def delta_oracle(pair: np.ndarray, eps: float, one_way: bool) -> float:
+    """The definition in Fractions: the smallest float at least max_dir H_L."""
+    lo = _enclose(eps).lo
+    a = [Fraction(x) for x in pair[0].tolist()]
+    b = [Fraction(x) for x in pair[1].tolist()]
+
+    def h(x: list[Fraction], y: list[Fraction]) -> Fraction:
+        return sum((max(u - lo * v, Fraction(0)) for u, v in zip(x, y, strict=True)), Fraction(0))
+
+    best = h(a, b) if one_way else max(h(a, b), h(b, a))
+    return float_at_least(best)
+
+
+def random_pair(rng: np.random.Generator, q: int, kind: int) -> np.ndarray:
+    """Pairs of the shapes that matter: smooth, spiky (tiny entries), holes, equal rows, ties."""
+    p = rng.dirichlet(np.ones(q) * rng.choice([0.2, 1.0, 5.0]))
+    r = rng.dirichlet(np.ones(q) * rng.choice([0.2, 1.0, 5.0]))
+    if kind == 1:
+        p = p**8
+        r = r**8
+    elif kind == 2:
+        p[rng.random(q) < 0.3] = 0.0
+        r[rng.random(q) < 0.3] = 0.0
+    elif kind == 3:
+        r = p.copy()
+    elif kind == 4:  # many equal ratios
+        r = np.round(p * 4 + 1) * p
+    elif kind == 5:  # a subnormal entry
+        p[0] = 5e-324
+    pair = np.stack([p, r])
+    pair[pair.sum(axis=1) == 0, 0] = 1.0
+    return pair / pair.sum(axis=1, keepdims=True)
+
+
+# ---------------------------------------------------------------------- the exact pieces
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(xs=st.lists(finite, min_size=0, max_size=60))
+def test_exact_sum_is_the_sum(xs):
+    assert _pair_delta.exact_sum(list(xs)) == sum(map(Fraction, xs), Fraction(0)) * 2**P_SHIFT
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(n=st.integers(0, 2**400), shift=st.integers(0, 2400))
+def test_float_above_is_the_smallest_float_above(n, shift):
+    assert float_above(n, shift) == float_at_least(Fraction(n, 2**shift))
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(
+    rows=st.lists(
+        st.lists(
+            st.one_of(st.just(0.0), st.floats(2.0**-60, 1.0), st.floats(0.0, 2.0**-60)),
+            min_size=3,
+            max_size=3,
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_exact_sums_on_both_scales(rows):
+    x = np.array(rows)
+    limbs = _pair_delta.limb_rows(x)
+    got = _pair_delta.exact_sums(x, limbs)
+    for row, s, shift in zip(rows, got, _pair_delta.shifts(limbs), strict=True):
+        assert s == sum(map(Fraction, row), Fraction(0)) * 2**shift
+    # entries below 2^-60 are not integers on the limb scale: those rows take the other one
+    assert limbs.tolist() == [all(v == 0 or v >= 2.0**-60 for v in row) for row in rows]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    e=st.one_of(
+        st.floats(0.0, 1.0), st.floats(0.0, 689.9), st.integers(0, 44150).map(lambda j: j / 64)
+    )
+)
+def test_exp_lower_is_a_tight_lower_bound(e):
+    lo, hi = exp_scaled(Fraction(e), 120)
+    ell = Fraction(_exp_lower(e))
+    assert ell <= Fraction(lo, 2**120)  # below e^e
+    assert ell >= Fraction(hi, 2**120) * (1 - Fraction(1, 2**46))  # within 2^-46 of it
+
+
+def test_log_up_unchanged_by_the_fast_cover_test(monkeypatch):
+    rng = np.random.default_rng(3)
+    xs = [Fraction(1) + Fraction(int(k), 2**60) for k in rng.integers(1, 2**62, 200)]
+    xs += [Fraction(int(n), int(d)) for n, d in rng.integers(1, 2**62, (200, 2)) if n > d]
+    xs += [Fraction(2**900 + 1, 3), Fraction(3, 2)]
+    fast = [_log_up(x) for x in xs]
+    monkeypatch.setattr(privacy, "_FAST_COVER_MAX", -1.0)  # the 64-bit integers only
+    assert [_log_up(x) for x in xs] == fast
+    assert all(_enclose(e).lo >= x for e, x in zip(fast, xs, strict=True))
+
+
+# ---------------------------------------------------------------------- δ(ε) of pairs
+EPS = [0.0, 1e-12, 0.1, 1.0, math.log(3), 7.5, 60.0, 650.0]
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(
+    q=st.sampled_from([1, 2, 5, 32, 33, 48, 49, 150]),
+    kind=st.integers(0, 5),
+    seed=st.integers(0, 2**32 - 1),
+    eps=st.sampled_from(EPS),
+    one_way=st.booleans(),
+)
+def test_pair_delta_is_the_definition(q, kind, seed, eps, one_way):
+    pair = random_pair(np.random.default_rng(seed), q, kind)
+    want = delta_oracle(pair, eps, one_way)
+    assert _pair_delta.pair_delta(pair, _enclose(eps), one_way) == want
+    assert rdp.privacy_profile((pair[0], pair[1]), [eps], one_way=one_way)[0] == want
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    q=st.sampled_from([2, 7, 40]),
+    seed=st.integers(0, 2**32 - 1),
+    eps=st.sampled_from(EPS),
+    one_way=st.booleans(),
+)
+def test_batch_delta_is_the_definition(q, seed, eps, one_way):
+    rng = np.random.default_rng(seed)
+    batch = np.stack([random_pair(rng, q, k % 6) for k in range(12)])
+    got = rdp.privacy_profile(batch, [eps], one_way=one_way)[:, 0]
+    assert got.tolist() == [delta_oracle(pair, eps, one_way) for pair in batch]
+
+
+# ---------------------------------------------------------------------- ε(δ) of pairs
+DELTAS = [0.0, 1e-300, 1e-9, 1e-6, 1e-3, 0.05, 0.4]
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(
+    q=st.sampled_from([1, 2, 5, 32, 33, 100]),
+    kind=st.integers(0, 5),
+    seed=st.integers(0, 2**32 - 1),
+    delta=st.sampled_from(DELTAS),
+    one_way=st.booleans(),
+)
+def test_pair_epsilon_is_the_exact_search(q, kind, seed, delta, one_way):
+    pair = random_pair(np.random.default_rng(seed), q, kind)
+    want = _epsilon_core(pair, _EDGE, one_way, delta)  # one edge: the exact search
+    fast = _pair_epsilon.pair_epsilon(pair, delta, one_way)
+    assert fast is None or fast == want
+    (batch,) = _pair_epsilon.batch_epsilons(pair[None], delta, one_way)
+    assert batch is None or batch == want
+    assert rdp.epsilon_for_delta((pair[0], pair[1]), delta, one_way=one_way) == want
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(
+    q=st.sampled_from([2, 10, 64]),
+    seed=st.integers(0, 2**32 - 1),
+    delta=st.sampled_from(DELTAS),
+    one_way=st.booleans(),
+)
+def test_batch_epsilon_is_the_exact_search(q, seed, delta, one_way):
+    rng = np.random.default_rng(seed)
+    batch = np.stack([random_pair(rng, q, k % 6) for k in range(12)])
+    want = [_epsilon_core(pair, _EDGE, one_way, delta) for pair in batch]
+    assert rdp.epsilon_for_delta(batch, delta, one_way=one_way).tolist() == want
+
+
+def test_a_solution_on_a_breakpoint_goes_to_the_exact_search():
+    # P = (1/2, 1/4, 1/4), Q = (1/16, 1/8, 13/16): ratios 8, 2, 4/13, all exact in binary.
+    # H(x) = 1/2 - x/16 on [2, 8], so δ = 3/8 puts x* = 2 exactly on the second breakpoint:
+    # the float margins cannot prove the active set there, and the exact search decides.
+    pair = np.array([[0.5, 0.25, 0.25], [0.0625, 0.125, 0.8125]])
+    assert _pair_epsilon.pair_epsilon(pair, 0.375, True) is None
+    want = _epsilon_core(pair, _EDGE, True, 0.375)
+    assert rdp.epsilon_for_delta((pair[0], pair[1]), 0.375, one_way=True) == want
+    assert 0 < want - math.log(2) < 1e-12
+    # δ = 1/4 puts x* = 4 inside a piece: decided by the floats, the same value
+    fast = _pair_epsilon.pair_epsilon(pair, 0.25, True)
+    assert fast is not None and fast == _epsilon_core(pair, _EDGE, True, 0.25)
+    assert 0 < fast - math.log(4) < 1e-12
+
+
+@pytest.mark.parametrize("q", [2, 10, 100])
+@pytest.mark.parametrize("delta", [0.0, 1e-6, 1e-2])
+def test_the_fast_paths_decide_ordinary_pairs(q, delta):
+    """Positive random pairs: every one is decided without the exact search, single and batch
+    (a path that always fell back would be correct and slow; this catches it)."""
+    rng = np.random.default_rng(q)
+    batch = rng.random((50, 2, q)) + 0.05
+    batch /= batch.sum(axis=2, keepdims=True)
+    assert None not in _pair_epsilon.batch_epsilons(batch, delta, False)
+    assert all(_pair_epsilon.pair_epsilon(pair, delta, False) is not None for pair in batch)
+    a = batch.reshape(-1, q)
+    b = np.ascontiguousarray(batch[:, ::-1]).reshape(-1, q)
+    enc = _enclose(1.0)
+    hi, lo = _pair_delta._bounds(enc)
+    classified = (a > b * hi) | (a < b * lo)
+    assert classified.mean() > 0.99  # almost no output needs integers
+    assert _pair_delta.limb_rows(a, b).all()  # and the batch sums are the vectorised ones
