@@ -5,7 +5,8 @@ figure printed is measured in this run, as microseconds per pair, the minimum an
 of ``--repeats`` runs (default 3):
 
 - ``epsilon_for_delta((P, Q), delta)``, one call per pair (``--single`` pairs);
-- ``privacy_profile((P, Q), epsilons)`` at ``--n-eps`` values of ε, one call per pair;
+- ``privacy_profile((P, Q), epsilons)`` at ``--n-eps`` values of ε, one call per pair, and at
+  ``--many-eps`` values (default 100; one pair's likelihood ratios are sorted once from 8 on);
 - the same two on a stacked batch (E, 2, q) of ``--batch`` pairs (default 10^4), per pair;
 - the graph path they replace: a two-node ``RainbowGraph``, a ``Mechanism`` of the two rows,
   then ``epsilon_for_delta(M, delta)`` / ``privacy_profile(M, epsilons)``, per pair (graph
@@ -43,6 +44,7 @@ def main() -> None:
     ap.add_argument("--single", type=int, default=300, help="pairs timed one call each")
     ap.add_argument("--batch", type=int, default=10_000, help="pairs in the batch")
     ap.add_argument("--n-eps", type=int, default=3, help="values of epsilon in the profile")
+    ap.add_argument("--many-eps", type=int, default=100, help="epsilons of the long profile")
     ap.add_argument("--delta", type=float, default=1e-6)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="100 single, 1000 in the batch")
@@ -50,6 +52,7 @@ def main() -> None:
     if args.quick:
         args.single, args.batch = 100, 1000
     eps = np.linspace(0.1, 1.0, args.n_eps)
+    many = np.linspace(0.0, 3.0, args.many_eps)
     rng = np.random.default_rng(0)
     r = args.repeats
     n_graph = max(1, args.single // 3)
@@ -70,6 +73,11 @@ def main() -> None:
                 "privacy_profile((P, Q), eps), one call",
                 args.single,
                 lambda one=one: [rdp.privacy_profile(pr, eps) for pr in one],
+            ),
+            (
+                f"privacy_profile((P, Q), {args.many_eps} eps), one call",
+                n_graph,
+                lambda one=one: [rdp.privacy_profile(pr, many) for pr in one[:n_graph]],
             ),
             (
                 f"epsilon_for_delta, batch of {args.batch}",
@@ -108,6 +116,11 @@ def main() -> None:
         k = min(e_one.size, e_bat.size)
         assert np.array_equal(e_one[:k], e_bat[:k])
         assert np.array_equal(e_graph, e_one[:n_graph])
+        long_graph = [rdp.privacy_profile(graph_mechanism(pr), many) for pr in one[:3]]
+        assert np.array_equal(
+            np.array(long_graph),
+            results[f"privacy_profile((P, Q), {args.many_eps} eps), one call"][:3],
+        )
         p_graph = np.array(results["graph path: privacy_profile(M, eps)"])
         assert np.array_equal(p_graph, results[f"privacy_profile, batch of {args.batch}"][:n_graph])
 

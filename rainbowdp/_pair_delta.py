@@ -22,10 +22,12 @@ the integers of the graph path, with no float summation error to bound.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 
 import numpy as np
 
-from ._exact import EXP_BITS, P_SHIFT, ExpEnclosure, float_above
+from ._exact import EXP_BITS, P_SHIFT, ExpEnclosure, float_above, int_list
 
 __all__ = [
     "LIMB_SHIFT",
@@ -34,6 +36,7 @@ __all__ = [
     "exact_sums",
     "limb_rows",
     "pair_delta",
+    "pair_profile",
     "rows_deltas",
     "shifts",
 ]
@@ -124,8 +127,55 @@ def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
     return float_above(h, P_SHIFT + EXP_BITS)
 
 
+def pair_profile(pair: np.ndarray, encs: list[ExpEnclosure], one_way: bool) -> list[float] | None:
+    r""":func:`pair_delta` at every enclosure of ``encs`` (``k == 0``, not saturated), with the
+    likelihood ratios of each direction sorted once; ``None`` for a pair with a tiny non-zero
+    Q entry (then :func:`pair_delta` per ε).
+
+    S at each L is then a prefix of the outputs by decreasing float ratio fl(a/b) (within
+    2^-53 of a/b, and of 0 where it underflows), up to the ratios between the margins around
+    fl(L), which are classified in integers; :math:`\sum_S a` and :math:`\sum_S b` are prefix
+    sums of exact integers. Each ε then costs two bisections, where :func:`pair_delta` reads
+    every output."""
+    dirs = [(pair[0], pair[1])] if one_way else [(pair[0], pair[1]), (pair[1], pair[0])]
+    tables = []
+    for a, b in dirs:
+        live = a > 0  # zero P entries give zero terms
+        if ((b > 0) & (b < TINY_Q) & live).any():
+            return None
+        a, b = a[live], b[live]
+        with np.errstate(divide="ignore"):
+            ratio = a / b  # inf where b = 0: always in S
+        order = np.argsort(-ratio, kind="stable")
+        xs, ys = int_list(a[order]), int_list(b[order])
+        tables.append(
+            (
+                (-ratio[order]).tolist(),  # increasing, for bisect
+                xs,
+                ys,
+                list(accumulate(xs, initial=0)),
+                list(accumulate(ys, initial=0)),
+            )
+        )
+    out = []
+    for enc in encs:
+        hi, lo = _bounds(enc)
+        h = 0
+        for neg, xs, ys, pre_a, pre_b in tables:
+            i = bisect_left(neg, -hi)  # ratios above hi: in S
+            j = bisect_right(neg, -lo)  # ratios from lo up: in S or not, decided exactly
+            big_a, big_b = pre_a[i], pre_b[i]
+            for t in range(i, j):
+                if (xs[t] << EXP_BITS) > ys[t] * enc.lo_num:
+                    big_a += xs[t]
+                    big_b += ys[t]
+            h = max(h, (big_a << EXP_BITS) - enc.lo_num * big_b)
+        out.append(float_above(h, P_SHIFT + EXP_BITS))
+    return out
+
+
 #: Outputs above which :func:`pair_delta` classifies in numpy.
-_LONG = 48
+_LONG = 96
 
 
 def _add_between(

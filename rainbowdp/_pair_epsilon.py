@@ -107,29 +107,56 @@ def _quotient(big_a: int, big_b: int, scaled: tuple[int, int]) -> tuple[int, int
     return num, big_b << extra
 
 
-def _delta_sorted(a: np.ndarray, b: np.ndarray, dlt: float):
-    """Sorted rows (by decreasing float ratio) and the candidate active sets (module notes)."""
+def _delta_sorted(a: np.ndarray, b: np.ndarray, dlt: float, top: int):
+    """The ``top`` leading outputs of each row by decreasing float ratio (all if ``top`` >= q):
+    ``(a_s, b_s, r_s, in_t, full)``, with the candidate active sets ``in_t`` (module notes) and
+    ``full`` where the set stops before the last column read (else a longer read may be
+    needed). Outputs outside the leading ones have ratios at most the last one read."""
     q = a.shape[1]
     pos = b > 0
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ratio = np.where(pos, a / np.where(pos, b, 1.0), -1.0)
-    order = np.argsort(-ratio, axis=1, kind="stable")
+    if top < q:
+        lead = np.argpartition(-ratio, top - 1, axis=1)[:, :top]
+        order = np.take_along_axis(lead, np.argsort(-np.take_along_axis(ratio, lead, 1), 1), 1)
+    else:
+        order = np.argsort(-ratio, axis=1)
     a_s = np.take_along_axis(a, order, axis=1)
     b_s = np.take_along_axis(b, order, axis=1)
     r_s = np.take_along_axis(ratio, order, axis=1)
     # float H at each breakpoint j >= 1 (before adding output j); H at the first is 0 <= δ
     h_at = np.cumsum(a_s, axis=1)[:, :-1] - r_s[:, 1:] * np.cumsum(b_s, axis=1)[:, :-1]
     k = 1 + np.count_nonzero(h_at <= dlt, axis=1)
-    return a_s, b_s, r_s, np.arange(q) < k[:, None]
+    return a_s, b_s, r_s, np.arange(order.shape[1]) < k[:, None], (k < order.shape[1]) | (top >= q)
+
+
+#: Leading outputs by ratio that :func:`_positive_delta` sorts first (rows whose candidate
+#: active set reaches them all are sorted whole).
+_TOP = 16
 
 
 def _positive_delta(
     a: np.ndarray, b: np.ndarray, dlt: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """δ > 0: ``(branch, value, decided)`` per row (module notes)."""
-    n = a.shape[0]
-    a_s, b_s, r_s, in_t = _delta_sorted(a, b, dlt)
-    limbs = limb_rows(a_s, b_s) & (dlt >= 2.0**-60)  # (δ on the scale 2^113 too)
+    """δ > 0: ``(branch, value, decided)`` per row (module notes): the leading outputs first,
+    the rows whose candidate active set reaches the last of them again on whole rows."""
+    q = a.shape[1]
+    a_s, b_s, r_s, in_t, full = _delta_sorted(a, b, dlt, _TOP)
+    branch, value, decided = _solve_sorted(a_s, b_s, r_s, in_t, dlt)
+    redo = np.flatnonzero(~full)
+    if redo.size:
+        again = _solve_sorted(*_delta_sorted(a[redo], b[redo], dlt, q)[:4], dlt)
+        branch[redo], value[redo], decided[redo] = again
+    decided &= ~((b == 0) & (a > 0)).any(axis=1) & ~((b > 0) & (b < _TINY)).any(axis=1)
+    return branch, value, decided
+
+
+def _solve_sorted(
+    a_s: np.ndarray, b_s: np.ndarray, r_s: np.ndarray, in_t: np.ndarray, dlt: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Steps 2 and 3 of the module notes on sorted rows: ``(branch, value, decided)``."""
+    n = a_s.shape[0]
+    limbs = limb_rows(a_s, b_s)
     big_a = exact_sums(np.where(in_t, a_s, 0.0), limbs)
     big_b = exact_sums(np.where(in_t, b_s, 0.0), limbs)
     scaled = {k: _scaled_delta(dlt, k) for k in (LIMB_SHIFT, P_SHIFT)}
@@ -147,7 +174,6 @@ def _positive_delta(
     above = r_s > (xf * (1.0 + _MARGIN))[:, None]
     below = r_s < (xf * (1.0 - _MARGIN))[:, None]
     decided &= np.where(in_t, above, below).all(axis=1)
-    decided &= ~((b == 0) & (a > 0)).any(axis=1) & ~((b > 0) & (b < _TINY)).any(axis=1)
     return branch, value, decided
 
 

@@ -27,7 +27,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ._kernels import CHUNK_ELEMENTS, directed_divergences
-from ._pair_delta import pair_delta, rows_deltas
+from ._pair_delta import pair_delta, pair_profile, rows_deltas
 from ._pair_epsilon import batch_epsilons, pair_epsilon
 from ._validation import check_epsilon, real_array
 from .exceptions import ParameterError, ParameterTypeError
@@ -171,6 +171,11 @@ def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
     encs = [_enclose(e) for e in eps.tolist()]
     plain = [not enc.saturated and enc.k == 0 for enc in encs]
     out = np.empty((n, eps.shape[0]))
+    if n == 1 and len(encs) >= _SORT_EPS and all(plain):
+        values = pair_profile(rows[0], encs, one_way)
+        if values is not None:
+            out[0] = values
+            return out
     if n == 1 and q <= _SHORT_Q:
         for j, enc in enumerate(encs):
             out[0, j] = (
@@ -195,6 +200,8 @@ def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
 
 #: Outputs up to which one pair is answered on Python floats (above, numpy classifies).
 _SHORT_Q = 256
+#: Values of ε from which one pair is answered from its ratios sorted once.
+_SORT_EPS = 8
 
 
 def _profile_exact(sub: np.ndarray, e: float, one_way: bool) -> np.ndarray:
