@@ -54,6 +54,8 @@ def exact_sum(xs: list[float]) -> int:
     residual, whose ``fsum`` is the next part, until it is 0 (each part is at most
     :math:`2^{-53}` of the one before and all are multiples of :math:`2^{-1074}`, so at most
     21 rounds; usually 2). ``xs`` is extended in place."""
+    if len(xs) == 1:
+        return _int(xs[0])
     total = 0
     s = math.fsum(xs)
     while s:

@@ -806,6 +806,8 @@ def epsilon_for_delta(mechanism: Any, delta: Any, *, one_way: bool = False) -> A
 def _check_deltas(delta: Any) -> tuple[list[float], bool]:
     """``delta`` (a number, or a 1-D array of numbers) as a list of checked δ, and whether it
     was a number (the check of :func:`epsilon_for_delta`)."""
+    if type(delta) is float and 0.0 <= delta <= 1.0:  # the common call, already valid
+        return [delta], True
     if isinstance(delta, numbers.Real) and not isinstance(delta, bool):
         return [check_delta(delta)], True
     if isinstance(delta, str | bytes):
