@@ -105,21 +105,28 @@ def _delta_one_way(a: list[float], b: list[float], enc: ExpEnclosure, hi: float,
 
 def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
     """δ of one pair (rows of ``pair``, (2, q)) at an enclosure with ``k == 0``, not
-    saturated: :func:`_delta_one_way` on Python numbers, the classification in numpy for a
-    long pair."""
+    saturated: :func:`_delta_one_way` on Python numbers; for a long pair, the classification
+    in numpy on the float ratios fl(a/b) (within 2^-53 of a/b where they neither overflow,
+    then a/b exceeds every L, nor underflow, then it is below 1 <= L)."""
     hi, lo = _bounds(enc)
     dirs = 1 if one_way else 2
-    if pair.shape[1] > _LONG and not (pair < TINY_Q).any():
+    if pair.shape[1] > _LONG:
         a, b = pair[:dirs], pair[::-1][:dirs]
-        inside = a > b * hi
-        between = (~inside & ~(a < b * lo)).any(axis=1).tolist()
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            ratio = a / b  # fl(a/b): inf where b = 0 < a, nan where both are 0
+        inside = ratio > hi
+        between = (ratio >= lo) & ~inside
+        odd = between.any(axis=1).tolist()
         h = 0
         for i in range(dirs):
             keep = inside[i]
             big_a = exact_sum(a[i, keep].tolist())
             big_b = exact_sum(b[i, keep].tolist())
-            if between[i]:
-                big_a, big_b = _add_between(a[i], b[i], keep, enc, big_a, big_b, lo)
+            for j in np.flatnonzero(between[i]).tolist() if odd[i] else ():
+                xi, yi = _int(float(a[i, j])), _int(float(b[i, j]))
+                if (xi << EXP_BITS) > yi * enc.lo_num:
+                    big_a += xi
+                    big_b += yi
             h = max(h, (big_a << EXP_BITS) - enc.lo_num * big_b)
     else:
         p, r = pair.tolist()
@@ -178,24 +185,6 @@ def pair_profile(pair: np.ndarray, encs: list[ExpEnclosure], one_way: bool) -> l
 
 #: Outputs above which :func:`pair_delta` classifies in numpy.
 _LONG = 96
-
-
-def _add_between(
-    a: np.ndarray,
-    b: np.ndarray,
-    inside: np.ndarray,
-    enc: ExpEnclosure,
-    big_a: int,
-    big_b: int,
-    lo: float,
-) -> tuple[int, int]:
-    """``big_a``, ``big_b`` plus the outputs between the margins that belong to S (exact)."""
-    for j in np.flatnonzero(~inside & ~(a < b * lo) & (a > 0)).tolist():
-        xi, yi = _int(float(a[j])), _int(float(b[j]))
-        if (xi << EXP_BITS) > yi * enc.lo_num:
-            big_a += xi
-            big_b += yi
-    return big_a, big_b
 
 
 #: Entries at least this (or 0) are integers once multiplied by 2^113 (:func:`_limb_sums`).
