@@ -193,6 +193,16 @@ def check_probability_vector(
 
     The entries must be finite and non-negative and sum to one within ``atol``.
     """
+    if (
+        type(value) is np.ndarray
+        and value.dtype == np.float64
+        and value.ndim == 1
+        and value.size
+        and (size is None or value.shape[0] == size)
+        and value.min() >= 0.0  # (False for a NaN)
+        and abs(float(value.sum()) - 1.0) <= atol  # (False for an infinity)
+    ):  # a valid float64 vector: the checks below would pass
+        return value
     arr = real_array(value, name, error=error)
     if arr.ndim != 1:
         raise error(

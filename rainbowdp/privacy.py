@@ -157,7 +157,9 @@ def hockey_stick(p: Any, q: Any = None, epsilon: Any = None) -> Any:
     eps = np.array([check_epsilon(epsilon)])
     from ._pairs import _profile
 
-    return float(_profile(np.stack([a, b])[None], eps, True)[0, 0])
+    pair = np.empty((1, 2, a.shape[0]))
+    pair[0, 0], pair[0, 1] = a, b
+    return float(_profile(pair, eps, True)[0, 0])
 
 
 def are_close(p: Any, q: Any, epsilon: float, delta: float, *, tol: float = 0.0) -> bool:

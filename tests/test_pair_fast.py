@@ -239,3 +239,35 @@ def test_the_fast_paths_decide_ordinary_pairs(q, delta):
     classified = (a > b * hi) | (a < b * lo)
     assert classified.mean() > 0.99  # almost no output needs integers
     assert _pair_delta.limb_rows(a, b).all()  # and the batch sums are the vectorised ones
+
+
+# ---------------------------------------------------------------------- one pair's checks
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [0.5, np.nan],
+        [0.5, np.inf],
+        [1.5, -0.5],
+        [0.5, 0.4],
+        [],
+    ],
+)
+def test_checked_float64_vectors_fail_as_lists_do(bad):
+    """The float64-vector shortcut of ``check_probability_vector`` raises what the general
+    check raises, naming the argument."""
+    good = np.array([0.5, 0.5])
+    for p, q, name in ((np.array(bad, dtype=float), good, "p"), (good, np.array(bad), "q")):
+        with pytest.raises(rdp.exceptions.ParameterError, match=f"`{name}`"):
+            rdp.hockey_stick(p, q, 0.5)
+        with pytest.raises(rdp.exceptions.ParameterError, match=f"`{name}`"):
+            rdp.hockey_stick(p.tolist(), q.tolist(), 0.5)
+
+
+def test_hockey_stick_of_arrays_and_lists_agree():
+    rng = np.random.default_rng(11)
+    for q in (1, 3, 50, 200):
+        pair = random_pair(rng, q, 0)
+        for e in EPS:
+            want = delta_oracle(pair, e, True)
+            assert rdp.hockey_stick(pair[0], pair[1], e) == want
+            assert rdp.hockey_stick(pair[0].tolist(), pair[1].tolist(), e) == want
