@@ -113,7 +113,7 @@ def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
     if pair.shape[1] > _LONG:
         a, b = pair[:dirs], pair[::-1][:dirs]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            ratio = a / b  # fl(a/b): inf where b = 0 < a, nan where both are 0
+            ratio = np.where(b > 0, a / b, np.inf)  # fl(a/b); inf where b is 0 (or -0.0)
         inside = ratio > hi
         between = (ratio >= lo) & ~inside
         odd = between.any(axis=1).tolist()
@@ -153,8 +153,8 @@ def pair_profile(pair: np.ndarray, encs: list[ExpEnclosure], one_way: bool) -> l
         if ((b > 0) & (b < TINY_Q) & live).any():
             return None
         a, b = a[live], b[live]
-        with np.errstate(divide="ignore"):
-            ratio = a / b  # inf where b = 0: always in S
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            ratio = np.where(b > 0, a / b, np.inf)  # inf where b is 0 (or -0.0): always in S
         order = np.argsort(-ratio, kind="stable")
         xs, ys = int_list(a[order]), int_list(b[order])
         tables.append(
@@ -194,12 +194,14 @@ LIMB_SHIFT = 113
 
 
 def _limb_sums(x: np.ndarray) -> tuple[list[float], list[float], list[float]]:
-    r"""Per row of ``x`` (n, q), q < 2^15, entries 0 or in [2^-60, 2]: three float integers
-    :math:`s_1, s_2, s_3` with :math:`2^{113} \sum_v x_v = 2^{75} s_1 + 2^{37} s_2 + s_3`.
+    r"""Per row of ``x`` (n, q), q < 2^15, entries 0 or at least 2^-60, row sums at most 2:
+    three float integers :math:`s_1, s_2, s_3` with
+    :math:`2^{113} \sum_v x_v = 2^{75} s_1 + 2^{37} s_2 + s_3`.
 
-    Each entry is cut into three integer limbs below 2^39 (scalings by powers of two, floors
-    and the differences are exact), whose float sums over fewer than 2^15 outputs stay below
-    2^53 and are therefore exact in any order."""
+    Each entry is cut into three integer limbs (scalings by powers of two, floors and the
+    differences are exact): the first at most :math:`2^{38} x_v`, so their sum is at most
+    2^39; the others below 2^38 and 2^37, so their sums over fewer than 2^15 outputs stay
+    below 2^53. Every partial sum is then an integer below 2^53, exact in any order."""
     y = x * 2.0**38
     l1 = np.floor(y)
     y = (y - l1) * 2.0**38
@@ -209,15 +211,19 @@ def _limb_sums(x: np.ndarray) -> tuple[list[float], list[float], list[float]]:
 
 
 def limb_rows(*arrays: np.ndarray) -> np.ndarray:
-    """Rows (bool, (n,)) whose entries in every array (n, q) are 0 or at least 2^-60, with
-    q < 2^15: the rows :func:`exact_sums` sums on the scale 2^113."""
+    """Rows (bool, (n,)) whose entries in every array (n, q) are 0 or at least 2^-60 and sum
+    to at most 2, with q < 2^15: the rows :func:`exact_sums` sums on the scale 2^113 (any
+    part of such a row too)."""
     n, q = arrays[0].shape
     if q >= 2**15:
         return np.zeros(n, dtype=bool)
     ok = np.ones((n, q), dtype=bool)
     for x in arrays:
         ok &= (x == 0) | (x >= _LIMB_MIN)
-    return ok.all(axis=1)
+    rows = ok.all(axis=1)
+    for x in arrays:
+        rows &= x.sum(axis=1) <= 1.5  # (the float sum is within 2^-38 of the sum: <= 2)
+    return rows
 
 
 def exact_sums(x: np.ndarray, limbs: np.ndarray) -> list[int]:

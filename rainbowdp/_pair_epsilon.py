@@ -15,15 +15,17 @@ with one exact quotient per direction instead of the exact search over the break
    or ``math.fsum`` expansions, :mod:`rainbowdp._pair_delta`), and :math:`x_T = (A_T -
    \delta)/B_T` as a ratio of integers; Python's integer division rounds correctly, so
    :math:`\mathrm{fl}(x_T)` and :math:`\mathrm{fl}(x_T - 1)` are exact roundings.
-3. T is *proved* to be the active set at :math:`x_T`: every output of T has a/b > x_T and every
-   other a/b < x_T, on the float quotients with a relative margin of 2^-40 around
-   :math:`\mathrm{fl}(x_T)` (each quotient and fl(x_T) within 2^-53 of the real values).
-   Then :math:`H_{x_T} = A_T - x_T B_T = \delta`, H is strictly decreasing there, and
-   :math:`x^* = \max(1, x_T)`.
+3. T is *proved* to be the active set at :math:`x_T`: every output of T has
+   :math:`a \ge x_T b` and every other :math:`a \le x_T b` (an output with equality adds 0
+   on either side). On the float quotients with a relative margin of 2^-40 around
+   :math:`\mathrm{fl}(x_T)` (each quotient and fl(x_T) within 2^-53 of the real values) for
+   most outputs; the few within the margin (a solution on or next to a breakpoint, a tiny δ)
+   are compared in integers. Then :math:`H_{x_T} = A_T - x_T B_T = \delta`, H is strictly
+   decreasing there, and :math:`x^* = \max(1, x_T)`.
 
-Where the proof fails (an output within the margin, a float count k off by one), where some Q
-entry is 0 with P > 0 (the mass at an infinite privacy loss), below δ's and the entries' float
-range, or above e^690, the pair is left to the exact search: the value is the same float in
+Where the proof fails (a float count k off, so that T is not the active set), where some Q
+entry is 0 with P > 0 (the mass at an infinite privacy loss) or below 2^-1000, or where x_T is
+out of (2^-900, 2^900), the pair is left to the exact search: the value is the same float in
 every case.
 
 For δ = 0, :math:`x^*` is the largest ratio a/b (or 1): IEEE division is correctly rounded and
@@ -41,7 +43,7 @@ import math
 import numpy as np
 
 from ._exact import P_SHIFT
-from ._pair_delta import LIMB_SHIFT, exact_sum, exact_sums, limb_rows, shifts
+from ._pair_delta import LIMB_SHIFT, _int, exact_sum, exact_sums, limb_rows, shifts
 from .privacy import _FAST_COVER_MAX, _bumped, _exp_lower
 
 __all__ = ["batch_epsilons", "pair_epsilon"]
@@ -109,9 +111,8 @@ def _quotient(big_a: int, big_b: int, scaled: tuple[int, int]) -> tuple[int, int
 
 def _delta_sorted(a: np.ndarray, b: np.ndarray, dlt: float, top: int):
     """The ``top`` leading outputs of each row by decreasing float ratio (all if ``top`` >= q):
-    ``(a_s, b_s, r_s, in_t, full)``, with the candidate active sets ``in_t`` (module notes) and
-    ``full`` where the set stops before the last column read (else a longer read may be
-    needed). Outputs outside the leading ones have ratios at most the last one read."""
+    ``(a_s, b_s, r_s, in_t)``, with the candidate active sets ``in_t`` (module notes). Outputs
+    outside the leading ones have float ratios at most the last one read."""
     q = a.shape[1]
     pos = b > 0
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -127,11 +128,11 @@ def _delta_sorted(a: np.ndarray, b: np.ndarray, dlt: float, top: int):
     # float H at each breakpoint j >= 1 (before adding output j); H at the first is 0 <= δ
     h_at = np.cumsum(a_s, axis=1)[:, :-1] - r_s[:, 1:] * np.cumsum(b_s, axis=1)[:, :-1]
     k = 1 + np.count_nonzero(h_at <= dlt, axis=1)
-    return a_s, b_s, r_s, np.arange(order.shape[1]) < k[:, None], (k < order.shape[1]) | (top >= q)
+    return a_s, b_s, r_s, np.arange(order.shape[1]) < k[:, None]
 
 
-#: Leading outputs by ratio that :func:`_positive_delta` sorts first (rows whose candidate
-#: active set reaches them all are sorted whole).
+#: Leading outputs by ratio that :func:`_positive_delta` sorts first (rows it does not decide
+#: from them are sorted whole).
 _TOP = 16
 
 
@@ -139,22 +140,28 @@ def _positive_delta(
     a: np.ndarray, b: np.ndarray, dlt: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """δ > 0: ``(branch, value, decided)`` per row (module notes): the leading outputs first,
-    the rows whose candidate active set reaches the last of them again on whole rows."""
+    the rows they do not decide again on whole rows."""
     q = a.shape[1]
-    a_s, b_s, r_s, in_t, full = _delta_sorted(a, b, dlt, _TOP)
-    branch, value, decided = _solve_sorted(a_s, b_s, r_s, in_t, dlt)
-    redo = np.flatnonzero(~full)
-    if redo.size:
-        again = _solve_sorted(*_delta_sorted(a[redo], b[redo], dlt, q)[:4], dlt)
+    hopeless = ((b == 0) & (a > 0)).any(axis=1) | ((b > 0) & (b < _TINY)).any(axis=1)
+    branch, value, decided = _solve_sorted(*_delta_sorted(a, b, dlt, _TOP), dlt, q <= _TOP)
+    redo = np.flatnonzero(~decided & ~hopeless) if q > _TOP else ()
+    if len(redo):
+        again = _solve_sorted(*_delta_sorted(a[redo], b[redo], dlt, q), dlt, True)
         branch[redo], value[redo], decided[redo] = again
-    decided &= ~((b == 0) & (a > 0)).any(axis=1) & ~((b > 0) & (b < _TINY)).any(axis=1)
-    return branch, value, decided
+    return branch, value, decided & ~hopeless
 
 
 def _solve_sorted(
-    a_s: np.ndarray, b_s: np.ndarray, r_s: np.ndarray, in_t: np.ndarray, dlt: float
+    a_s: np.ndarray,
+    b_s: np.ndarray,
+    r_s: np.ndarray,
+    in_t: np.ndarray,
+    dlt: float,
+    complete: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Steps 2 and 3 of the module notes on sorted rows: ``(branch, value, decided)``."""
+    """Steps 2 and 3 of the module notes on sorted rows: ``(branch, value, decided)``. Outputs
+    within the margin are compared exactly; if the rows are only the leading outputs (not
+    ``complete``), the last one read must be proved outside T by the floats."""
     n = a_s.shape[0]
     limbs = limb_rows(a_s, b_s)
     big_a = exact_sums(np.where(in_t, a_s, 0.0), limbs)
@@ -162,19 +169,36 @@ def _solve_sorted(
     scaled = {k: _scaled_delta(dlt, k) for k in (LIMB_SHIFT, P_SHIFT)}
     branch = np.zeros(n, dtype=np.int64)
     value = np.zeros(n)
-    decided = np.zeros(n, dtype=bool)
+    valid = np.zeros(n, dtype=bool)
     xf = np.full(n, np.nan)
+    nds: list[tuple[int, int] | None] = []
     for i, shift in enumerate(shifts(limbs)):
-        nd = _quotient(big_a[i], big_b[i], scaled[shift])
+        nds.append(nd := _quotient(big_a[i], big_b[i], scaled[shift]))
         if (x := _in_range(nd)) is not None:
             xf[i] = x
             branch[i], value[i] = _branch(*nd)
-            decided[i] = True
-    # T is the active set at x_T, proved on the float ratios with the margin
-    above = r_s > (xf * (1.0 + _MARGIN))[:, None]
-    below = r_s < (xf * (1.0 - _MARGIN))[:, None]
-    decided &= np.where(in_t, above, below).all(axis=1)
+            valid[i] = True
+    # T is the active set at x_T: proved on the float ratios with the margin, or exactly
+    proved = np.where(
+        in_t, r_s > (xf * (1.0 + _MARGIN))[:, None], r_s < (xf * (1.0 - _MARGIN))[:, None]
+    )
+    if not complete:  # the last output read is off T, proved: later ones have lower ratios
+        valid &= ~in_t[:, -1] & proved[:, -1]
+    decided = valid & proved.all(axis=1)
+    for i in np.flatnonzero(valid & ~decided).tolist():
+        cols = np.flatnonzero(~proved[i]).tolist()
+        decided[i] = _exact_side(a_s[i, cols], b_s[i, cols], in_t[i, cols], *nds[i])  # type: ignore[misc]
     return branch, value, decided
+
+
+def _exact_side(a: np.ndarray, b: np.ndarray, inside: np.ndarray, num: int, den: int) -> bool:
+    """Whether a >= x b where ``inside`` and a <= x b elsewhere, for x = num/den, exactly (the
+    outputs of the active set T at x and the others; ties may be on either side)."""
+    for x, y, t in zip(a.tolist(), b.tolist(), inside.tolist(), strict=True):
+        lhs, rhs = _int(x) * den, num * _int(y)
+        if (lhs < rhs) if t else (lhs > rhs):
+            return False
+    return True
 
 
 def _proved_log(branch: int, v: float) -> float | None:
@@ -279,9 +303,20 @@ def _one_way(
     nd = _quotient(exact_sum(xs[:k]), exact_sum(ys[:k]), _scaled_delta(dlt, P_SHIFT))
     if (xf := _in_range(nd)) is None:
         return None
-    if rs[k - 1] > xf * (1.0 + _MARGIN) and (k == n or rs[k] < xf * (1.0 - _MARGIN)):
+    hi, lo = xf * (1.0 + _MARGIN), xf * (1.0 - _MARGIN)
+    first = k  # the outputs of T with ratios up to hi: compared exactly
+    while first > 0 and rs[first - 1] <= hi:
+        first -= 1
+    last = k  # the outputs off T with ratios from lo: compared exactly
+    while last < n and rs[last] >= lo:
+        last += 1
+    if last == n and not complete:
+        return False  # later outputs may lie within the margin too
+    if first == k and last == k:
         return _branch(*nd)
-    return None
+    t = np.arange(first, last) < k
+    ok = _exact_side(np.array(xs[first:last]), np.array(ys[first:last]), t, *nd)  # type: ignore[misc]
+    return _branch(*nd) if ok else None
 
 
 #: Outputs above which :func:`pair_epsilon` sorts with numpy, and the number of leading

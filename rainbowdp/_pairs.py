@@ -26,6 +26,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from ._exact import EXACT_WORK
 from ._kernels import CHUNK_ELEMENTS, directed_divergences
 from ._pair_delta import pair_delta, pair_profile, rows_deltas
 from ._pair_epsilon import batch_epsilons, pair_epsilon
@@ -144,17 +145,21 @@ def pairs_epsilon_for_delta(value: Any, delta: Any, *, one_way: bool = False) ->
     deltas, scalar = _check_deltas(delta)
     n, q = rows.shape[0], rows.shape[2]
     out = np.empty((n, len(deltas)))
+    fast = 2 * q <= EXACT_WORK  # (longer rows: the graph path's computation, see _profile)
     for j, dlt in enumerate(deltas):
-        if n == 1:  # one pair: the same floats on Python numbers (no numpy calls)
+        if not fast:
+            out[:, j] = [_epsilon_core(pair, _EDGE, one_way, dlt) for pair in rows]
+        elif n == 1:  # one pair: the same floats on Python numbers (no numpy calls)
             e = pair_epsilon(rows[0], dlt, one_way)
             out[0, j] = _epsilon_core(rows[0], _EDGE, one_way, dlt) if e is None else e
-            continue
-        for start in _chunks(n, q):
-            sub = rows[start : start + max(1, CHUNK_ELEMENTS // q)]
-            # the floats of _pair_epsilon where they decide, else the integers (one edge:
-            # solved exactly, see _epsilon_core): the same value either way
-            for i, e in enumerate(batch_epsilons(sub, dlt, one_way)):
-                out[start + i, j] = _epsilon_core(sub[i], _EDGE, one_way, dlt) if e is None else e
+        else:
+            for start in _chunks(n, q):
+                sub = rows[start : start + max(1, CHUNK_ELEMENTS // q)]
+                # the floats of _pair_epsilon where they decide, else the integers (one edge:
+                # solved exactly, see _epsilon_core): the same value either way
+                for i, e in enumerate(batch_epsilons(sub, dlt, one_way)):
+                    exact = e is None
+                    out[start + i, j] = _epsilon_core(sub[i], _EDGE, one_way, dlt) if exact else e
     if scalar:
         out = out[:, 0]
     return out if batched else (float(out[0]) if scalar else out[0])
@@ -166,10 +171,12 @@ def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
     The value of each pair is the graph path's (the exact :math:`H_L` of both directions,
     rounded up), from :mod:`rainbowdp._pair_delta`: on Python floats for one short pair, with
     the classification vectorised otherwise. ε whose enclosure of e^ε leaves the float range
-    (ε above 700) take the graph path's float kernels and exact band."""
+    (ε above 700) take the graph path's float kernels and exact band, and so do rows of more
+    than ``EXACT_WORK / 2`` outputs (there the graph path reports its proved float bound, not
+    the exact value, when the exact work exceeds its budget; the pair path gives the same)."""
     n, q = rows.shape[0], rows.shape[2]
     encs = [_enclose(e) for e in eps.tolist()]
-    plain = [not enc.saturated and enc.k == 0 for enc in encs]
+    plain = [not enc.saturated and enc.k == 0 and 2 * q <= EXACT_WORK for enc in encs]
     out = np.empty((n, eps.shape[0]))
     if n == 1 and len(encs) >= _SORT_EPS and all(plain):
         values = pair_profile(rows[0], encs, one_way)

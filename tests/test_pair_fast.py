@@ -23,6 +23,20 @@ from rainbowdp._exact import P_SHIFT, exp_scaled, float_above, float_at_least
 from rainbowdp._pairs import _EDGE
 from rainbowdp.privacy import _enclose, _epsilon_core, _exp_lower, _log_up
 
+
+def oracle(pair: np.ndarray, one_way: bool = False) -> rdp.Mechanism:
+    """The two-node graph of a pair (the graph path)."""
+    q = pair.shape[1]
+    g = rdp.RainbowGraph.from_edges(
+        [[0, 1]],
+        outputs=list(range(q)),
+        rainbow_table=[list(range(q))],
+        rainbow_ids=[0, 0],
+        directed=one_way,
+    )
+    return rdp.Mechanism(g, pair)
+
+
 finite = st.floats(min_value=0.0, max_value=2.0, allow_nan=False, allow_subnormal=True)
 
 
@@ -91,8 +105,11 @@ def test_exact_sums_on_both_scales(rows):
     got = _pair_delta.exact_sums(x, limbs)
     for row, s, shift in zip(rows, got, _pair_delta.shifts(limbs), strict=True):
         assert s == sum(map(Fraction, row), Fraction(0)) * 2**shift
-    # entries below 2^-60 are not integers on the limb scale: those rows take the other one
-    assert limbs.tolist() == [all(v == 0 or v >= 2.0**-60 for v in row) for row in rows]
+    # entries below 2^-60 are not integers on the limb scale, and the limb sums are exact for
+    # row sums up to 2: other rows take the other scale
+    assert limbs.tolist() == [
+        all(v == 0 or v >= 2.0**-60 for v in row) and sum(row) <= 1.5 for row in rows
+    ]
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
@@ -172,7 +189,7 @@ def test_batch_delta_is_the_definition(q, seed, eps, one_way):
 
 
 # ---------------------------------------------------------------------- ε(δ) of pairs
-DELTAS = [0.0, 1e-300, 1e-9, 1e-6, 1e-3, 0.05, 0.4]
+DELTAS = [0.0, 5e-324, 1e-300, 1e-15, 1e-9, 1e-6, 1e-3, 0.05, 0.3, 0.4, 1.0]
 
 
 @settings(max_examples=120, deadline=None, derandomize=True)
@@ -193,9 +210,9 @@ def test_pair_epsilon_is_the_exact_search(q, kind, seed, delta, one_way):
     assert rdp.epsilon_for_delta((pair[0], pair[1]), delta, one_way=one_way) == want
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=60, deadline=None, derandomize=True)
 @given(
-    q=st.sampled_from([2, 10, 64]),
+    q=st.sampled_from([2, 10, 16, 17, 28, 64]),
     seed=st.integers(0, 2**32 - 1),
     delta=st.sampled_from(DELTAS),
     one_way=st.booleans(),
@@ -207,23 +224,35 @@ def test_batch_epsilon_is_the_exact_search(q, seed, delta, one_way):
     assert rdp.epsilon_for_delta(batch, delta, one_way=one_way).tolist() == want
 
 
-def test_a_solution_on_a_breakpoint_goes_to_the_exact_search():
+def test_a_solution_on_a_breakpoint_is_compared_exactly():
     # P = (1/2, 1/4, 1/4), Q = (1/16, 1/8, 13/16): ratios 8, 2, 4/13, all exact in binary.
     # H(x) = 1/2 - x/16 on [2, 8], so δ = 3/8 puts x* = 2 exactly on the second breakpoint:
-    # the float margins cannot prove the active set there, and the exact search decides.
+    # the float margins cannot place that output, the exact comparison does (a tie: either side)
     pair = np.array([[0.5, 0.25, 0.25], [0.0625, 0.125, 0.8125]])
-    assert _pair_epsilon.pair_epsilon(pair, 0.375, True) is None
     want = _epsilon_core(pair, _EDGE, True, 0.375)
-    assert rdp.epsilon_for_delta((pair[0], pair[1]), 0.375, one_way=True) == want
     assert 0 < want - math.log(2) < 1e-12
+    assert _pair_epsilon.pair_epsilon(pair, 0.375, True) == want
+    assert _pair_epsilon.batch_epsilons(np.stack([pair] * 3), 0.375, True) == [want] * 3
+    assert rdp.epsilon_for_delta((pair[0], pair[1]), 0.375, one_way=True) == want
     # δ = 1/4 puts x* = 4 inside a piece: decided by the floats, the same value
     fast = _pair_epsilon.pair_epsilon(pair, 0.25, True)
     assert fast is not None and fast == _epsilon_core(pair, _EDGE, True, 0.25)
     assert 0 < fast - math.log(4) < 1e-12
 
 
+def test_negative_zero_entries_are_zeros():
+    # -0.0 passes the checks (it is >= 0); its likelihood ratio must be +inf, not -inf
+    p, r = np.array([0.5, 0.5]), np.array([-0.0, 1.0])
+    assert rdp.privacy_profile((p, r), [1.0] * 8, one_way=True).tolist() == [0.5] * 8
+    p, r = np.full(100, 0.01), np.r_[-0.0, np.full(99, 1 / 99)]
+    want = delta_oracle(np.stack([p, np.abs(r)]), 1.0, True)
+    assert rdp.privacy_profile((p, r), [1.0], one_way=True)[0] == want
+    assert rdp.privacy_profile((p, r), [1.0] * 8, one_way=True).tolist() == [want] * 8
+    assert rdp.hockey_stick(p, r, 1.0) == want
+
+
 @pytest.mark.parametrize("q", [2, 10, 100])
-@pytest.mark.parametrize("delta", [0.0, 1e-6, 1e-2])
+@pytest.mark.parametrize("delta", [0.0, 5e-324, 1e-15, 1e-6, 1e-2, 0.3])
 def test_the_fast_paths_decide_ordinary_pairs(q, delta):
     """Positive random pairs: every one is decided without the exact search, single and batch
     (a path that always fell back would be correct and slow; this catches it)."""
@@ -271,3 +300,22 @@ def test_hockey_stick_of_arrays_and_lists_agree():
             want = delta_oracle(pair, e, True)
             assert rdp.hockey_stick(pair[0], pair[1], e) == want
             assert rdp.hockey_stick(pair[0].tolist(), pair[1].tolist(), e) == want
+
+
+def test_rows_beyond_the_exact_budget_take_the_graph_path():
+    """Above EXACT_WORK / 2 outputs the graph path reports its proved float bound (not the
+    exact value) where the exact work is over budget; pairs give the same floats."""
+    from rainbowdp._exact import EXACT_WORK
+
+    rng = np.random.default_rng(1)
+    q = EXACT_WORK // 2 + 10
+    p = rng.random(q) + 0.1
+    p /= p.sum()
+    r = p[::-1].copy()
+    g = oracle(np.stack([p, r]))
+    assert rdp.privacy_profile((p, r), [0.5]).tolist() == rdp.privacy_profile(g, [0.5]).tolist()
+    p = rng.random(q) ** 3 + 0.01  # (a case where the graph path's ε is a proved bound)
+    p /= p.sum()
+    r = p[::-1].copy()
+    g = oracle(np.stack([p, r]))
+    assert rdp.epsilon_for_delta((p, r), 0.05) == rdp.epsilon_for_delta(g, 0.05)
