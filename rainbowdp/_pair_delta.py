@@ -113,7 +113,7 @@ def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
     if pair.shape[1] > _LONG:
         a, b = pair[:dirs], pair[::-1][:dirs]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            ratio = np.where(b > 0, a / b, np.inf)  # fl(a/b); inf where b is 0 (or -0.0)
+            ratio = np.abs(a / b)  # fl(a/b); inf where b is 0 < a (also b = -0.0), nan at 0/0
         inside = ratio > hi
         between = (ratio >= lo) & ~inside
         odd = between.any(axis=1).tolist()
