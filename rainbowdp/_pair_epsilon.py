@@ -23,14 +23,16 @@ with one exact quotient per direction instead of the exact search over the break
    are compared in integers. Then :math:`H_{x_T} = A_T - x_T B_T = \delta`, H is strictly
    decreasing there, and :math:`x^* = \max(1, x_T)`.
 
-Where the proof fails (a float count k off, so that T is not the active set), where some Q
-entry is 0 with P > 0 (the mass at an infinite privacy loss) or below 2^-1000, or where x_T is
-out of (2^-900, 2^900), the pair is left to the exact search: the value is the same float in
-every case.
+Outputs with Q = 0 < P have an infinite ratio and lead every T; if T holds only such outputs
+and their P-mass exceeds δ (exactly, in integers), ε is infinite. Where the proof fails (a
+float count k off, so that T is not the active set), where a Q entry lies below 2^-1000, or
+where x_T is out of (2^-900, 2^900), the pair is left to the exact search: the value is the
+same float in every case.
 
-For δ = 0, :math:`x^*` is the largest ratio a/b (or 1): IEEE division is correctly rounded and
-rounding is monotone, so fl(x*) is the largest float quotient, and fl(x* - 1) the largest
-:math:`\mathrm{fl}((a - b)/b)` (a - b is exact for b < a < 2b).
+For δ = 0, ε is infinite if some output has Q = 0 < P, and otherwise :math:`x^*` is the largest
+ratio a/b (or 1): IEEE division is correctly rounded and rounding is monotone, so fl(x*) is the
+largest float quotient, and fl(x* - 1) the largest :math:`\mathrm{fl}((a - b)/b)` (a - b is
+exact for b < a < 2b).
 
 The larger direction is taken on these floats (rounding is monotone), and the bumped logarithm
 is proved with :func:`rainbowdp.privacy._exp_lower`, the first test of ``_exp_covers``.
@@ -75,10 +77,10 @@ def _zero_delta(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
         big = np.where(pos & (a >= 2.0 * b), ratio, 0.0).max(axis=1)
         above = pos & (a > b)
         small = np.where(above, (a - b) / np.where(pos, b, 1.0), 0.0).max(axis=1)
-    branch = np.where(big > 0, 2, np.where(above.any(axis=1), 1, 0))
-    value = np.where(branch == 2, big, small)
-    decided = ~((b == 0) & (a > 0)).any(axis=1) & (value < _X_HIGH)
-    return branch, value, decided
+    infinite = ((b == 0) & (a > 0)).any(axis=1)  # P-mass > 0 = δ at an infinite loss
+    branch = np.where(infinite, 3, np.where(big > 0, 2, np.where(above.any(axis=1), 1, 0)))
+    value = np.where(infinite, np.inf, np.where(branch == 2, big, small))
+    return branch, value, infinite | (value < _X_HIGH)
 
 
 def _scaled_delta(dlt: float, shift: int) -> tuple[int, int]:
@@ -90,7 +92,7 @@ def _scaled_delta(dlt: float, shift: int) -> tuple[int, int]:
 
 def _in_range(nd: tuple[int, int] | None) -> float | None:
     """fl(num/den) for ``nd`` = (num, den) with the quotient in (2^-900, 2^900), else None."""
-    if nd is None:
+    if nd is None or nd[1] == 0:
         return None
     num, den = nd
     if num >= den << 900 or num << 900 <= den:
@@ -101,12 +103,20 @@ def _in_range(nd: tuple[int, int] | None) -> float | None:
 def _quotient(big_a: int, big_b: int, scaled: tuple[int, int]) -> tuple[int, int] | None:
     """``(num, den)`` with :math:`x_T = (A - \\delta)/B` = num/den for A = big_a / 2^shift,
     B = big_b / 2^shift and ``scaled`` = ``_scaled_delta(δ, shift)``; ``None`` where
-    :math:`A \\le \\delta` or B = 0."""
+    :math:`A \\le \\delta`. ``den`` = 0 (B = 0: every output of T has Q = 0) means that the
+    P-mass where Q = 0 exceeds δ: an infinite ε."""
     d, extra = scaled
     num = (big_a << extra) - d
-    if num <= 0 or big_b == 0:
+    if num <= 0:
         return None
     return num, big_b << extra
+
+
+def _ratios(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """fl(a/b) where b > 0, inf where b = 0 < a (also b = -0.0), -1 where a = b = 0."""
+    pos = b > 0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.where(pos, a / np.where(pos, b, 1.0), np.where(a > 0, np.inf, -1.0))
 
 
 def _delta_sorted(a: np.ndarray, b: np.ndarray, dlt: float, top: int):
@@ -114,9 +124,7 @@ def _delta_sorted(a: np.ndarray, b: np.ndarray, dlt: float, top: int):
     ``(a_s, b_s, r_s, in_t)``, with the candidate active sets ``in_t`` (module notes). Outputs
     outside the leading ones have float ratios at most the last one read."""
     q = a.shape[1]
-    pos = b > 0
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        ratio = np.where(pos, a / np.where(pos, b, 1.0), -1.0)
+    ratio = _ratios(a, b)
     if top < q:
         lead = np.argpartition(-ratio, top - 1, axis=1)[:, :top]
         order = np.take_along_axis(lead, np.argsort(-np.take_along_axis(ratio, lead, 1), 1), 1)
@@ -125,8 +133,12 @@ def _delta_sorted(a: np.ndarray, b: np.ndarray, dlt: float, top: int):
     a_s = np.take_along_axis(a, order, axis=1)
     b_s = np.take_along_axis(b, order, axis=1)
     r_s = np.take_along_axis(ratio, order, axis=1)
-    # float H at each breakpoint j >= 1 (before adding output j); H at the first is 0 <= δ
-    h_at = np.cumsum(a_s, axis=1)[:, :-1] - r_s[:, 1:] * np.cumsum(b_s, axis=1)[:, :-1]
+    # float H at each breakpoint j >= 1 (before adding output j); H at the first is 0 <= δ;
+    # while only outputs with Q = 0 are added, H is their P-mass (no inf * 0)
+    ca = np.cumsum(a_s, axis=1)[:, :-1]
+    cb = np.cumsum(b_s, axis=1)[:, :-1]
+    with np.errstate(invalid="ignore"):
+        h_at = np.where(cb > 0, ca - r_s[:, 1:] * cb, ca)
     k = 1 + np.count_nonzero(h_at <= dlt, axis=1)
     return a_s, b_s, r_s, np.arange(order.shape[1]) < k[:, None]
 
@@ -142,7 +154,7 @@ def _positive_delta(
     """δ > 0: ``(branch, value, decided)`` per row (module notes): the leading outputs first,
     the rows they do not decide again on whole rows."""
     q = a.shape[1]
-    hopeless = ((b == 0) & (a > 0)).any(axis=1) | ((b > 0) & (b < _TINY)).any(axis=1)
+    hopeless = ((b > 0) & (b < _TINY)).any(axis=1)
     branch, value, decided = _solve_sorted(*_delta_sorted(a, b, dlt, _TOP), dlt, q <= _TOP)
     redo = np.flatnonzero(~decided & ~hopeless) if q > _TOP else ()
     if len(redo):
@@ -172,9 +184,12 @@ def _solve_sorted(
     valid = np.zeros(n, dtype=bool)
     xf = np.full(n, np.nan)
     nds: list[tuple[int, int] | None] = []
+    infinite = np.zeros(n, dtype=bool)
     for i, shift in enumerate(shifts(limbs)):
         nds.append(nd := _quotient(big_a[i], big_b[i], scaled[shift]))
-        if (x := _in_range(nd)) is not None:
+        if nd is not None and nd[1] == 0:  # the P-mass where Q = 0 exceeds δ (whatever T is)
+            branch[i], value[i], infinite[i] = 3, np.inf, True
+        elif (x := _in_range(nd)) is not None:
             xf[i] = x
             branch[i], value[i] = _branch(*nd)
             valid[i] = True
@@ -188,7 +203,7 @@ def _solve_sorted(
     for i in np.flatnonzero(valid & ~decided).tolist():
         cols = np.flatnonzero(~proved[i]).tolist()
         decided[i] = _exact_side(a_s[i, cols], b_s[i, cols], in_t[i, cols], *nds[i])  # type: ignore[misc]
-    return branch, value, decided
+    return branch, value, decided | infinite
 
 
 def _exact_side(a: np.ndarray, b: np.ndarray, inside: np.ndarray, num: int, den: int) -> bool:
@@ -206,6 +221,8 @@ def _proved_log(branch: int, v: float) -> float | None:
     when the fast test of ``_exp_covers`` proves it; ``None`` otherwise."""
     if branch == 0:
         return 0.0
+    if branch == 3:
+        return math.inf
     e = _bumped(math.log(v) if branch == 2 else math.log1p(v))
     c = v if branch == 2 else 1.0 + v  # x* <= c (1 + 3u)
     if e < _FAST_COVER_MAX and _exp_lower(e) >= c * (1.0 + 2.0**-47):
@@ -237,7 +254,7 @@ def _zero_one_way(a: list[float], b: list[float]) -> tuple[int, float] | None:
     for x, y in zip(a, b, strict=True):
         if y == 0.0:
             if x > 0.0:
-                return None
+                return 3, math.inf  # P-mass > 0 = δ at an infinite loss
         elif x >= 2.0 * y:
             big = max(big, x / y)
         elif x > y:
@@ -249,14 +266,16 @@ def _zero_one_way(a: list[float], b: list[float]) -> tuple[int, float] | None:
 
 
 def _points(a: list[float], b: list[float]) -> tuple[list[float], list[float], list[float]] | None:
-    """``(ratios, a, b)`` of the outputs with b > 0, by decreasing float ratio a/b (outputs
-    with a = b = 0 left out); ``None`` if some b is 0 with a > 0, or tiny."""
+    """``(ratios, a, b)`` of the outputs by decreasing float ratio a/b (inf where b = 0 < a;
+    outputs with a = b = 0 left out); ``None`` if some b is tiny."""
     pts = []
     for x, y in zip(a, b, strict=True):
-        if y < _TINY:  # (also y == 0)
-            if x > 0.0 or y > 0.0:
-                return None
+        if y == 0.0:  # (also -0.0)
+            if x > 0.0:
+                pts.append((math.inf, x, 0.0))  # an infinite loss: first in every T
             continue  # a = b = 0: no term
+        if y < _TINY:
+            return None
         pts.append((x / y, x, y))
     pts.sort(reverse=True)
     return [t[0] for t in pts], [t[1] for t in pts], [t[2] for t in pts]
@@ -265,13 +284,12 @@ def _points(a: list[float], b: list[float]) -> tuple[list[float], list[float], l
 def _points_np(pair: np.ndarray, dirs: int, top: int) -> list[tuple | None]:
     """:func:`_points` of the rows of ``pair`` (2, q), both directions sorted in one numpy call
     (``dirs`` = 1: only row 0 relative to row 1), the first ``top`` points of each (outputs
-    with a = b = 0 come last with ratio -1: they add nothing to any sum)."""
+    with a = b = 0 come last with ratio -1: they add nothing to any sum; b = 0 < a first, with
+    ratio inf)."""
     a, b = pair[:dirs], pair[::-1][:dirs]
     if (b < _TINY).any():  # zero or tiny Q entries: pairs to leave out, or 0/0 outputs
-        pos = b > 0
-        bad = ((~pos & (a > 0)) | (pos & (b < _TINY))).any(axis=1).tolist()
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            ratio = np.where(pos, a / np.where(pos, b, 1.0), -1.0)
+        bad = ((b > 0) & (b < _TINY)).any(axis=1).tolist()
+        ratio = _ratios(a, b)
     else:
         bad = [False] * dirs
         ratio = a / b
@@ -301,6 +319,8 @@ def _one_way(
     if k == n and not complete:
         return False
     nd = _quotient(exact_sum(xs[:k]), exact_sum(ys[:k]), _scaled_delta(dlt, P_SHIFT))
+    if nd is not None and nd[1] == 0:  # the P-mass where Q = 0 exceeds δ
+        return 3, math.inf
     if (xf := _in_range(nd)) is None:
         return None
     hi, lo = xf * (1.0 + _MARGIN), xf * (1.0 - _MARGIN)

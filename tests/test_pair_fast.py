@@ -240,6 +240,29 @@ def test_a_solution_on_a_breakpoint_is_compared_exactly():
     assert 0 < fast - math.log(4) < 1e-12
 
 
+@pytest.mark.parametrize("q", [3, 20, 100])
+def test_pairs_with_zero_q_entries_are_decided(q):
+    """Outputs with Q = 0 < P (an infinite privacy loss) lead every active set: finite and
+    infinite answers alike come from the floats, single and batch, equal to the exact search."""
+    rng = np.random.default_rng(q)
+    light = []  # Q = 0 at one output where P has mass 0.01: finite from δ = 0.01 on
+    for _ in range(15):
+        pair = random_pair(rng, q, 0)
+        pair[0] *= 0.99 / (pair[0].sum() - pair[0, 0])
+        pair[0, 0] = 0.01
+        pair[1, 0] = 0.0
+        light.append(pair / pair.sum(axis=1, keepdims=True))
+    batch = np.stack([random_pair(rng, q, 2) for _ in range(15)] + light)
+    for delta in (0.0, 1e-6, 0.05, 0.3):
+        want = [_epsilon_core(pair, _EDGE, True, delta) for pair in batch]
+        assert _pair_epsilon.batch_epsilons(batch, delta, True) == want
+        assert [_pair_epsilon.pair_epsilon(pair, delta, True) for pair in batch] == want
+        both = [_epsilon_core(pair, _EDGE, False, delta) for pair in batch]
+        assert _pair_epsilon.batch_epsilons(batch, delta, False) == both
+        finite = [w < math.inf for w in want[15:]]
+        assert all(finite) if delta >= 0.01 else not any(finite)
+
+
 def test_negative_zero_entries_are_zeros():
     # -0.0 passes the checks (it is >= 0); its likelihood ratio must be +inf, not -inf
     p, r = np.array([0.5, 0.5]), np.array([-0.0, 1.0])
