@@ -6,17 +6,18 @@ graph path does: the smallest float at least :math:`\max\{H_L(P\|Q), H_L(Q\|P)\}
 enclosure :math:`L \le e^\epsilon` (200 bits, :func:`rainbowdp._exact.enclose_exp`).
 
 With S the outputs where :math:`P(v) > L\,Q(v)`, :math:`H_L = \sum_S P - L \sum_S Q`: two exact
-sums of floats and one product. Each output is put in S or left out by a float comparison
-with a relative margin of 2^-40 around :math:`\hat x = \mathrm{fl}(L)` (within :math:`2^{-53}
-L` of L): :math:`P(v) > \mathrm{fl}(Q(v)\,\mathrm{fl}(\hat x (1 + 2^{-40})))` proves
-:math:`P(v) > L\,Q(v)` and :math:`P(v) < \mathrm{fl}(Q(v)\,\mathrm{fl}(\hat x (1 - 2^{-40})))`
-proves :math:`P(v) < L\,Q(v)` (each rounding is within :math:`2^{-53}` relative; Q entries
-below 2^-1000, whose products may underflow, are not classified this way). The few outputs
-left between the two (ties, and likelihood ratios within 2^-40 of L) are classified in exact
+sums of floats and one product. Each output is put in S or left out by its float likelihood
+ratio :math:`r = \mathrm{fl}(P(v)/Q(v))` (inf where Q(v) = 0 < P(v); outputs with P(v) = 0 add
+nothing): :math:`r > \mathrm{fl}(\hat x (1 + 2^{-40}))` proves :math:`P(v) > L\,Q(v)` and
+:math:`r < \mathrm{fl}(\hat x (1 - 2^{-40}))` proves :math:`P(v) < L\,Q(v)`, with
+:math:`\hat x = \mathrm{fl}(L)`: each rounding is within :math:`2^{-53}` relative, a quotient
+that overflows exceeds every L, and one that underflows is below 1 <= L. The few outputs left
+between the two (ties, and likelihood ratios within 2^-40 of L) are classified in exact
 integers. The sums are exact (:func:`exact_sum`: ``math.fsum`` is correctly rounded, so
-:math:`\sum = s_1 + \mathrm{fsum}(x, -s_1)`, and so on until the residual is 0), and the
-result is rounded up in integers (:func:`rainbowdp._exact.float_above`): the same float as
-the integers of the graph path, with no float summation error to bound.
+:math:`\sum = s_1 + \mathrm{fsum}(x, -s_1)`, and so on until the residual is 0; for batches,
+:func:`exact_sums`), and the result is rounded up in integers
+(:func:`rainbowdp._exact.float_above`): the same float as the integers of the graph path, with
+no float summation error to bound.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from ._exact import EXP_BITS, P_SHIFT, ExpEnclosure, float_above, int_list
 
 __all__ = [
     "LIMB_SHIFT",
-    "TINY_Q",
     "exact_sum",
     "exact_sums",
     "limb_rows",
@@ -43,8 +43,6 @@ __all__ = [
 
 #: Relative margin around fl(L) of the float classification.
 _MARGIN = 2.0**-40
-#: Q entries below this (and above 0) are classified in integers.
-TINY_Q = 2.0**-1000
 
 
 def exact_sum(xs: list[float]) -> int:
@@ -73,31 +71,40 @@ def _int(x: float) -> int:
 
 
 def _bounds(enc: ExpEnclosure) -> tuple[float, float]:
-    """Floats ``(hi, lo)`` with fl(y hi) > L y > fl(y lo) for every float y >= 2^-1000."""
+    """Floats ``(hi, lo)``: a float ratio above hi proves P > L Q, one below lo P < L Q."""
     x = enc.lo_num / (1 << EXP_BITS)  # correctly rounded
     return x * (1.0 + _MARGIN), x * (1.0 - _MARGIN)
+
+
+def _in_s(xs: list[float], ys: list[float], enc: ExpEnclosure) -> tuple[int, int]:
+    """The exact sums (times 2^1074) of the outputs (xs, ys) with P > L Q: the outputs the
+    floats leave between the margins, compared in integers."""
+    big_a = big_b = 0
+    for x, y in zip(xs, ys, strict=True):
+        xi, yi = _int(x), _int(y)
+        if (xi << EXP_BITS) > yi * enc.lo_num:
+            big_a += xi
+            big_b += yi
+    return big_a, big_b
 
 
 def _delta_one_way(a: list[float], b: list[float], enc: ExpEnclosure, hi: float, lo: float) -> int:
     r""":math:`H_L(a\|b)` times :math:`2^{1074 + 200}`, exactly (a, b: lists of floats)."""
     sa: list[float] = []
     sb: list[float] = []
-    extra_a = extra_b = 0
+    ma: list[float] = []
+    mb: list[float] = []
     for x, y in zip(a, b, strict=True):
         if x == 0.0:  # a zero term
             continue
-        if y < TINY_Q and y != 0.0:
-            pass
-        elif x > y * hi:
+        r = x / y if y else math.inf  # (y = 0 or -0.0: an infinite ratio)
+        if r > hi:
             sa.append(x)
             sb.append(y)
-            continue
-        elif x < y * lo:
-            continue
-        xi, yi = _int(x), _int(y)  # between the margins: exact
-        if (xi << EXP_BITS) > yi * enc.lo_num:
-            extra_a += xi
-            extra_b += yi
+        elif r >= lo:  # between the margins
+            ma.append(x)
+            mb.append(y)
+    extra_a, extra_b = _in_s(ma, mb, enc)
     big_a = exact_sum(sa) + extra_a
     big_b = exact_sum(sb) + extra_b
     return max(0, (big_a << EXP_BITS) - enc.lo_num * big_b)
@@ -106,27 +113,21 @@ def _delta_one_way(a: list[float], b: list[float], enc: ExpEnclosure, hi: float,
 def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
     """δ of one pair (rows of ``pair``, (2, q)) at an enclosure with ``k == 0``, not
     saturated: :func:`_delta_one_way` on Python numbers; for a long pair, the classification
-    in numpy on the float ratios fl(a/b) (within 2^-53 of a/b where they neither overflow,
-    then a/b exceeds every L, nor underflow, then it is below 1 <= L)."""
+    in numpy."""
     hi, lo = _bounds(enc)
     dirs = 1 if one_way else 2
     if pair.shape[1] > _LONG:
         a, b = pair[:dirs], pair[::-1][:dirs]
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            ratio = np.abs(a / b)  # fl(a/b); inf where b is 0 < a (also b = -0.0), nan at 0/0
-        inside = ratio > hi
-        between = (ratio >= lo) & ~inside
+        inside, between = _classify(a, b, hi, lo)
         odd = between.any(axis=1).tolist()
         h = 0
         for i in range(dirs):
             keep = inside[i]
             big_a = exact_sum(a[i, keep].tolist())
             big_b = exact_sum(b[i, keep].tolist())
-            for j in np.flatnonzero(between[i]).tolist() if odd[i] else ():
-                xi, yi = _int(float(a[i, j])), _int(float(b[i, j]))
-                if (xi << EXP_BITS) > yi * enc.lo_num:
-                    big_a += xi
-                    big_b += yi
+            if odd[i]:
+                extra_a, extra_b = _in_s(a[i, between[i]].tolist(), b[i, between[i]].tolist(), enc)
+                big_a, big_b = big_a + extra_a, big_b + extra_b
             h = max(h, (big_a << EXP_BITS) - enc.lo_num * big_b)
     else:
         p, r = pair.tolist()
@@ -136,25 +137,30 @@ def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
     return float_above(h, P_SHIFT + EXP_BITS)
 
 
-def pair_profile(pair: np.ndarray, encs: list[ExpEnclosure], one_way: bool) -> list[float] | None:
-    r""":func:`pair_delta` at every enclosure of ``encs`` (``k == 0``, not saturated), with the
-    likelihood ratios of each direction sorted once; ``None`` for a pair with a tiny non-zero
-    Q entry (then :func:`pair_delta` per ε).
+def _classify(a: np.ndarray, b: np.ndarray, hi: float, lo: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(inside, between)``: outputs proved in S by their float ratio, and those between the
+    margins (to compare in integers); outputs with a = 0 are in neither (zero terms)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ratio = np.abs(a / b)  # fl(a/b); inf where b is 0 < a (also b = -0.0), nan at 0/0
+    inside = ratio > hi
+    return inside, (ratio >= lo) & ~inside
 
-    S at each L is then a prefix of the outputs by decreasing float ratio fl(a/b) (within
-    2^-53 of a/b, and of 0 where it underflows), up to the ratios between the margins around
-    fl(L), which are classified in integers; :math:`\sum_S a` and :math:`\sum_S b` are prefix
-    sums of exact integers. Each ε then costs two bisections, where :func:`pair_delta` reads
-    every output."""
+
+def pair_profile(pair: np.ndarray, encs: list[ExpEnclosure], one_way: bool) -> list[float]:
+    r""":func:`pair_delta` at every enclosure of ``encs`` (``k == 0``, not saturated), with the
+    likelihood ratios of each direction sorted once.
+
+    S at each L is then a prefix of the outputs by decreasing float ratio, up to the ratios
+    between the margins around fl(L), which are classified in integers; :math:`\sum_S a` and
+    :math:`\sum_S b` are prefix sums of exact integers. Each ε then costs two bisections,
+    where :func:`pair_delta` reads every output."""
     dirs = [(pair[0], pair[1])] if one_way else [(pair[0], pair[1]), (pair[1], pair[0])]
     tables = []
     for a, b in dirs:
         live = a > 0  # zero P entries give zero terms
-        if ((b > 0) & (b < TINY_Q) & live).any():
-            return None
         a, b = a[live], b[live]
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            ratio = np.where(b > 0, a / b, np.inf)  # inf where b is 0 (or -0.0): always in S
+        with np.errstate(divide="ignore", over="ignore"):
+            ratio = np.abs(a / b)  # inf where b is 0 (or -0.0): always in S
         order = np.argsort(-ratio, kind="stable")
         xs, ys = int_list(a[order]), int_list(b[order])
         tables.append(
@@ -249,22 +255,16 @@ def rows_deltas(a: np.ndarray, b: np.ndarray, enc: ExpEnclosure) -> list[float]:
     arrays (n, q) ``a`` and ``b`` (:func:`_delta_one_way` with the classification vectorised;
     rows whose entries are 0 or at least 2^-60 are summed exactly by :func:`_limb_sums`)."""
     n = a.shape[0]
-    hi, lo = _bounds(enc)
-    tiny = (b > 0) & (b < TINY_Q)
-    inside = (a > b * hi) & ~tiny
-    between = (~inside & ~(a < b * lo) | tiny) & (a > 0)  # (a zero P entry: a zero term)
+    inside, between = _classify(a, b, *_bounds(enc))
     limbs = limb_rows(a, b)
     big_as = exact_sums(np.where(inside, a, 0.0), limbs)
     big_bs = exact_sums(np.where(inside, b, 0.0), limbs)
     out = [0.0] * n
     for i, (shift, odd) in enumerate(zip(shifts(limbs), between.any(axis=1).tolist(), strict=True)):
         big_a, big_b = big_as[i], big_bs[i]
-        if odd:
-            for j in np.flatnonzero(between[i]).tolist():
-                xi = _int(float(a[i, j])) >> (P_SHIFT - shift)  # exact at either scale
-                yi = _int(float(b[i, j])) >> (P_SHIFT - shift)
-                if (xi << EXP_BITS) > yi * enc.lo_num:
-                    big_a += xi
-                    big_b += yi
+        if odd:  # (on the scale 2^113, the integers of the limb rows stay exact)
+            extra_a, extra_b = _in_s(a[i, between[i]].tolist(), b[i, between[i]].tolist(), enc)
+            big_a += extra_a >> (P_SHIFT - shift)
+            big_b += extra_b >> (P_SHIFT - shift)
         out[i] = float_above((big_a << EXP_BITS) - enc.lo_num * big_b, shift + EXP_BITS)
     return out

@@ -201,15 +201,16 @@ def _solve_sorted(
         valid &= ~in_t[:, -1] & proved[:, -1]
     decided = valid & proved.all(axis=1)
     for i in np.flatnonzero(valid & ~decided).tolist():
-        cols = np.flatnonzero(~proved[i]).tolist()
-        decided[i] = _exact_side(a_s[i, cols], b_s[i, cols], in_t[i, cols], *nds[i])  # type: ignore[misc]
+        cols = ~proved[i]
+        sides = (a_s[i, cols].tolist(), b_s[i, cols].tolist(), in_t[i, cols].tolist())
+        decided[i] = _exact_side(*sides, *nds[i])  # type: ignore[misc]
     return branch, value, decided | infinite
 
 
-def _exact_side(a: np.ndarray, b: np.ndarray, inside: np.ndarray, num: int, den: int) -> bool:
+def _exact_side(a: list[float], b: list[float], inside: list[bool], num: int, den: int) -> bool:
     """Whether a >= x b where ``inside`` and a <= x b elsewhere, for x = num/den, exactly (the
     outputs of the active set T at x and the others; ties may be on either side)."""
-    for x, y, t in zip(a.tolist(), b.tolist(), inside.tolist(), strict=True):
+    for x, y, t in zip(a, b, inside, strict=True):
         lhs, rhs = _int(x) * den, num * _int(y)
         if (lhs < rhs) if t else (lhs > rhs):
             return False
@@ -334,8 +335,8 @@ def _one_way(
         return False  # later outputs may lie within the margin too
     if first == k and last == k:
         return _branch(*nd)
-    t = np.arange(first, last) < k
-    ok = _exact_side(np.array(xs[first:last]), np.array(ys[first:last]), t, *nd)  # type: ignore[misc]
+    inside = [j < k for j in range(first, last)]
+    ok = _exact_side(xs[first:last], ys[first:last], inside, *nd)  # type: ignore[misc]
     return _branch(*nd) if ok else None
 
 

@@ -179,10 +179,8 @@ def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
     plain = [not enc.saturated and enc.k == 0 and 2 * q <= EXACT_WORK for enc in encs]
     out = np.empty((n, eps.shape[0]))
     if n == 1 and len(encs) >= _SORT_EPS and all(plain):
-        values = pair_profile(rows[0], encs, one_way)
-        if values is not None:
-            out[0] = values
-            return out
+        out[0] = pair_profile(rows[0], encs, one_way)
+        return out
     if n == 1 and q <= _SHORT_Q:
         for j, enc in enumerate(encs):
             out[0, j] = (
