@@ -95,7 +95,7 @@ def _delta_one_way(a: list[float], b: list[float], enc: ExpEnclosure, hi: float,
     ma: list[float] = []
     mb: list[float] = []
     for x, y in zip(a, b, strict=True):
-        if x == 0.0:  # a zero term
+        if not x:  # a zero term
             continue
         r = x / y if y else math.inf  # (y = 0 or -0.0: an infinite ratio)
         if r > hi:
@@ -104,9 +104,10 @@ def _delta_one_way(a: list[float], b: list[float], enc: ExpEnclosure, hi: float,
         elif r >= lo:  # between the margins
             ma.append(x)
             mb.append(y)
-    extra_a, extra_b = _in_s(ma, mb, enc)
-    big_a = exact_sum(sa) + extra_a
-    big_b = exact_sum(sb) + extra_b
+    big_a, big_b = exact_sum(sa), exact_sum(sb)
+    if ma:
+        extra_a, extra_b = _in_s(ma, mb, enc)
+        big_a, big_b = big_a + extra_a, big_b + extra_b
     return max(0, (big_a << EXP_BITS) - enc.lo_num * big_b)
 
 
