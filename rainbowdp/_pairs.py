@@ -3,8 +3,9 @@ r"""Privacy numbers of two distributions, or of a batch of pairs, without a grap
 The pair entry points of :func:`rainbowdp.epsilon_for_delta`, :func:`rainbowdp.privacy_profile`
 and :func:`rainbowdp.hockey_stick`. A pair (P, Q) is read as a rainbow graph with two nodes and
 one edge between them, and its answer is the one that graph would give, to the last bit: the
-same cores of :mod:`rainbowdp.privacy` run on the rows directly, so the numbers are the rounded
-up, proved ones of ``docs/verification.md``.
+same exact value, found by float classification and exact sums (:mod:`rainbowdp._pair_delta`,
+:mod:`rainbowdp._pair_epsilon`) with the integer cores of :mod:`rainbowdp.privacy` behind them,
+so the numbers are the rounded up, proved ones of ``docs/verification.md``.
 
 * **Both directions** (the default): P and Q are neighbours both ways, like an undirected edge,
   so the answer is the larger of the two directions: :math:`\delta(\epsilon) =
