@@ -67,6 +67,17 @@ def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
     ParameterError
         On another shape, P and Q of different lengths, or a row that is not a distribution.
     """
+    found = _float_pairs(value)
+    arr, batched = _pair_array(value, name) if found is None else found
+    flat = arr.reshape(-1, arr.shape[2])
+    if flat.size == 0 or (flat.min() >= 0.0 and _sums_ok(flat.sum(axis=1))):
+        return arr, batched  # (a NaN fails both tests, an infinity the second)
+    _bad_rows(arr, batched, name)
+
+
+def _float_pairs(value: Any) -> tuple[np.ndarray, bool] | None:
+    """:func:`as_pairs`'s array for the common calls, float64 already (no per-item type
+    check needed): two vectors, or an array (2, q) or (E, 2, q); ``None`` for other forms."""
     if type(value) is tuple and len(value) == 2:
         p, r = value
         if (
@@ -77,19 +88,27 @@ def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
             and p.ndim == 1
             and p.shape == r.shape
             and p.size
-        ):  # the common call, two float64 vectors: no per-item type check needed
+        ):
             arr = np.empty((1, 2, p.size))
             arr[0, 0] = p
             arr[0, 1] = r
-            s0, s1 = arr[0].sum(axis=1).tolist()
-            if arr.min() >= 0.0 and abs(s0 - 1.0) <= ROW_ATOL and abs(s1 - 1.0) <= ROW_ATOL:
-                return arr, False  # (a NaN fails both tests, an infinity the second)
-            _bad_rows(arr, False, name)
-    arr, batched = _pair_array(value, name)
-    flat = arr.reshape(-1, arr.shape[2])
-    if flat.size == 0 or (flat.min() >= 0.0 and np.all(np.abs(flat.sum(axis=1) - 1.0) <= ROW_ATOL)):
-        return arr, batched
-    _bad_rows(arr, batched, name)
+            return arr, False
+    elif (
+        type(value) is np.ndarray
+        and value.dtype == np.float64
+        and value.ndim in (2, 3)
+        and value.shape[-2] == 2
+        and value.shape[-1]
+    ):
+        return np.ascontiguousarray(value if value.ndim == 3 else value[None]), value.ndim == 3
+    return None
+
+
+def _sums_ok(sums: np.ndarray) -> bool:
+    """Whether every row sum is 1 within ``ROW_ATOL`` (few rows: on Python floats)."""
+    if sums.shape[0] <= 4:
+        return all(abs(x - 1.0) <= ROW_ATOL for x in sums.tolist())
+    return bool(np.all(np.abs(sums - 1.0) <= ROW_ATOL))
 
 
 def _bad_rows(arr: np.ndarray, batched: bool, name: str) -> NoReturn:
