@@ -72,8 +72,8 @@ def _branch(num: int, den: int) -> tuple[int, float]:
 def _zero_delta(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """δ = 0: ``(branch, value, decided)`` per row of the arrays (n, q) (module notes)."""
     pos = b > 0
+    ratio = _ratios(a, b)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        ratio = np.where(pos, a / np.where(pos, b, 1.0), 0.0)
         big = np.where(pos & (a >= 2.0 * b), ratio, 0.0).max(axis=1)
         above = pos & (a > b)
         small = np.where(above, (a - b) / np.where(pos, b, 1.0), 0.0).max(axis=1)
@@ -119,7 +119,9 @@ def _ratios(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.where(pos, a / np.where(pos, b, 1.0), np.where(a > 0, np.inf, -1.0))
 
 
-def _delta_sorted(a: np.ndarray, b: np.ndarray, dlt: float, top: int):
+def _delta_sorted(
+    a: np.ndarray, b: np.ndarray, dlt: float, top: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The ``top`` leading outputs of each row by decreasing float ratio (all if ``top`` >= q):
     ``(a_s, b_s, r_s, in_t)``, with the candidate active sets ``in_t`` (module notes). Outputs
     outside the leading ones have float ratios at most the last one read."""
