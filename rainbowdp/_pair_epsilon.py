@@ -46,7 +46,7 @@ import numpy as np
 
 from ._exact import P_SHIFT
 from ._pair_delta import LIMB_SHIFT, _int, exact_sum, exact_sums, limb_rows, shifts
-from .privacy import _FAST_COVER_MAX, _bumped, _exp_lower
+from .privacy import _bumped, _exp_exceeds
 
 __all__ = ["batch_epsilons", "pair_epsilon"]
 
@@ -227,8 +227,7 @@ def _proved_log(branch: int, v: float) -> float | None:
     if branch == 3:
         return math.inf
     e = _bumped(math.log(v) if branch == 2 else math.log1p(v))
-    c = v if branch == 2 else 1.0 + v  # x* <= c (1 + 3u)
-    if e < _FAST_COVER_MAX and _exp_lower(e) >= c * (1.0 + 2.0**-47):
+    if _exp_exceeds(e, v if branch == 2 else 1.0 + v):  # x* <= c (1 + 3u) either way
         return e
     return None  # pragma: no cover - the bump is far above every rounding here
 

@@ -651,6 +651,14 @@ def _exp_lower(e: float) -> float:
     return _exp_lower_table(j) * poly * (1.0 - 2.0**-48)
 
 
+def _exp_exceeds(e: float, c: float) -> bool:
+    r"""Whether :func:`_exp_lower` proves :math:`e^e \ge x (1 + 2^{-50})` for every real x with
+    :math:`x \le c (1 + 3 \cdot 2^{-53})` (c a float close to x, e.g. fl(x)): fl(c (1 + 2^-47))
+    is at least :math:`c (1 + 2^{-47})(1 - 2^{-53})`, above that bound. The first test of
+    :func:`_exp_covers` (L(e) >= x then follows, L being within 2^-180 of e^e)."""
+    return e < _FAST_COVER_MAX and _exp_lower(e) >= c * (1.0 + 2.0**-47)
+
+
 def _exp_covers(e: float, x: Fraction) -> bool:
     r"""Whether :math:`L(e) \ge x` is proved, for the lower bound L of :func:`_enclose`.
 
@@ -663,8 +671,7 @@ def _exp_covers(e: float, x: Fraction) -> bool:
     """
     if e >= EPS_SATURATION:
         return _enclose(e).lo >= x
-    if e < _FAST_COVER_MAX and _exp_lower(e) >= float(x) * (1.0 + 2.0**-47):
-        # fl(x)(1 + 2^-47), rounded, is at least x (1 + 2^-50): fl(x) >= x (1 - 2^-53)
+    if e < _FAST_COVER_MAX and _exp_exceeds(e, float(x)):  # (_log_up: x <~ e^e < 2^996)
         return True
     lo, _ = exp_scaled(Fraction(e), _COVER_BITS)
     # lo / 2^64 >= x (1 + 2^-50), in integers
