@@ -300,6 +300,21 @@ def _points_np(pair: np.ndarray, dirs: int, top: int) -> list[tuple | None]:
     return [None if bad[i] else (rs[i], xs[i], ys[i]) for i in range(dirs)]
 
 
+def _points_positive(pair: np.ndarray, dirs: int, top: int) -> list[tuple]:
+    """:func:`_points_np` of a pair whose entries are all at least :math:`2^{-60}`: one array
+    of ratios for both directions (row 0: P/Q, row 1: Q/P), one gather of the leading
+    outputs of both, and the ratios of those read again in Python (the same correctly
+    rounded quotients)."""
+    ratio = pair / pair[::-1] if dirs == 2 else pair[:1] / pair[1:]
+    order = np.argsort(ratio, axis=1)[:, : -top - 1 : -1]  # decreasing (ties in any order)
+    g = pair.take(order, axis=1).tolist()  # g[k][d][j] = pair[k, order[d, j]]
+    out = []
+    for d in range(dirs):
+        xs, ys = g[d][d], g[1 - d][d]
+        out.append(([x / y for x, y in zip(xs, ys, strict=True)], xs, ys))
+    return out
+
+
 def _one_way(
     pts: tuple[list[float], list[float], list[float]] | None, dlt: float, complete: bool = True
 ) -> tuple[int, float] | bool | None:
@@ -341,23 +356,26 @@ def _one_way(
     return _branch(*nd) if ok else None
 
 
-#: Outputs above which :func:`pair_epsilon` sorts with numpy, and the number of leading
-#: points it reads first.
+#: Outputs above which :func:`pair_epsilon` sorts with numpy (reading the first ``_TOP``
+#: points first).
 _LONG = 32
-_TOP = 16
 
 
-def pair_epsilon(pair: np.ndarray, dlt: float, one_way: bool) -> float | None:
-    """:func:`batch_epsilons` of one pair (rows of ``pair``, (2, q)), on Python numbers."""
+def pair_epsilon(
+    pair: np.ndarray, dlt: float, one_way: bool, positive: bool = False
+) -> float | None:
+    """:func:`batch_epsilons` of one pair (rows of ``pair``, (2, q)), on Python numbers;
+    ``positive``: every entry is at least :math:`2^{-60}` (:func:`_points_positive`)."""
     dirs = 1 if one_way else 2
     q = pair.shape[1]
     if dlt == 0.0:
         p, r = pair.tolist()
         found = [_zero_one_way(p, r)] if one_way else [_zero_one_way(p, r), _zero_one_way(r, p)]
     elif q > _LONG:
-        found = [_one_way(pts, dlt, complete=False) for pts in _points_np(pair, dirs, _TOP)]
+        points = _points_positive if positive else _points_np
+        found = [_one_way(pts, dlt, complete=False) for pts in points(pair, dirs, _TOP)]
         if False in found:  # a cut beyond the first points: all of them
-            found = [_one_way(pts, dlt) for pts in _points_np(pair, dirs, q)]
+            found = [_one_way(pts, dlt) for pts in points(pair, dirs, q)]
     else:
         p, r = pair.tolist()
         found = [_one_way(_points(p, r), dlt)]

@@ -29,7 +29,7 @@ import numpy as np
 
 from ._exact import EXACT_WORK
 from ._kernels import CHUNK_ELEMENTS, directed_divergences
-from ._pair_delta import pair_delta, pair_profile, rows_deltas
+from ._pair_delta import LIMB_MIN, pair_delta, pair_delta_positive, pair_profile, rows_deltas
 from ._pair_epsilon import batch_epsilons, pair_epsilon
 from ._validation import check_epsilon, real_array
 from .exceptions import ParameterError, ParameterTypeError
@@ -56,9 +56,9 @@ def _check_one_way(one_way: Any) -> bool:
     return one_way
 
 
-def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
-    """``value`` as a C-contiguous float64 array (E, 2, q) of checked pairs, and whether it was
-    a batch (an (E, 2, q) array) rather than one pair.
+def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool, float]:
+    """``value`` as a C-contiguous float64 array (E, 2, q) of checked pairs, whether it was
+    a batch (an (E, 2, q) array) rather than one pair, and its least entry (0 if empty).
 
     Raises
     ------
@@ -70,8 +70,11 @@ def as_pairs(value: Any, name: str = "mechanism") -> tuple[np.ndarray, bool]:
     found = _float_pairs(value)
     arr, batched = _pair_array(value, name) if found is None else found
     flat = arr.reshape(-1, arr.shape[2])
-    if flat.size == 0 or (flat.min() >= 0.0 and _sums_ok(flat.sum(axis=1))):
-        return arr, batched  # (a NaN fails both tests, an infinity the second)
+    if flat.size == 0:
+        return arr, batched, 0.0
+    low = flat.min()
+    if low >= 0.0 and _sums_ok(flat.sum(axis=1)):
+        return arr, batched, float(low)  # (a NaN fails both tests, an infinity the second)
     _bad_rows(arr, batched, name)
 
 
@@ -105,9 +108,10 @@ def _float_pairs(value: Any) -> tuple[np.ndarray, bool] | None:
 
 
 def _sums_ok(sums: np.ndarray) -> bool:
-    """Whether every row sum is 1 within ``ROW_ATOL`` (few rows: on Python floats)."""
-    if sums.shape[0] <= 4:
-        return all(abs(x - 1.0) <= ROW_ATOL for x in sums.tolist())
+    """Whether every row sum is 1 within ``ROW_ATOL`` (one pair: on Python floats)."""
+    if sums.shape[0] == 2:
+        s, t = sums.tolist()
+        return abs(s - 1.0) <= ROW_ATOL and abs(t - 1.0) <= ROW_ATOL
     return bool(np.all(np.abs(sums - 1.0) <= ROW_ATOL))
 
 
@@ -160,17 +164,21 @@ def pairs_epsilon_for_delta(value: Any, delta: Any, *, one_way: bool = False) ->
     Returns a float (one pair, one δ), an array (k,) (one pair, k values of δ), (E,) (a batch,
     one δ) or (E, k) (a batch, k values of δ).
     """
-    rows, batched = as_pairs(value)
+    rows, batched, low = as_pairs(value)
     one_way = _check_one_way(one_way)
     deltas, scalar = _check_deltas(delta)
     n, q = rows.shape[0], rows.shape[2]
-    out = np.empty((n, len(deltas)))
     fast = 2 * q <= EXACT_WORK  # (longer rows: the graph path's computation, see _profile)
+    positive = low >= LIMB_MIN
+    if scalar and not batched and fast:  # the common call: one pair, one δ
+        e = pair_epsilon(rows[0], deltas[0], one_way, positive)
+        return float(_epsilon_core(rows[0], _EDGE, one_way, deltas[0])) if e is None else e
+    out = np.empty((n, len(deltas)))
     for j, dlt in enumerate(deltas):
         if not fast:
             out[:, j] = [_epsilon_core(pair, _EDGE, one_way, dlt) for pair in rows]
         elif n == 1:  # one pair: the same floats on Python numbers (no numpy calls)
-            e = pair_epsilon(rows[0], dlt, one_way)
+            e = pair_epsilon(rows[0], dlt, one_way, positive)
             out[0, j] = _epsilon_core(rows[0], _EDGE, one_way, dlt) if e is None else e
         else:
             for start in _chunks(n, q):
@@ -185,7 +193,7 @@ def pairs_epsilon_for_delta(value: Any, delta: Any, *, one_way: bool = False) ->
     return out if batched else (float(out[0]) if scalar else out[0])
 
 
-def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
+def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool, low: float = 0.0) -> np.ndarray:
     """(E, k): per pair of ``rows`` (E, 2, q), δ(ε) at each checked ε.
 
     The value of each pair is the graph path's (the exact :math:`H_L` of both directions,
@@ -193,7 +201,9 @@ def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
     the classification vectorised otherwise. ε whose enclosure of e^ε leaves the float range
     (ε above 700) take the graph path's float kernels and exact band, and so do rows of more
     than ``EXACT_WORK / 2`` outputs (there the graph path reports its proved float bound, not
-    the exact value, when the exact work exceeds its budget; the pair path gives the same)."""
+    the exact value, when the exact work exceeds its budget; the pair path gives the same).
+    ``low`` is the least entry of ``rows``: one long pair whose entries are all at least
+    :math:`2^{-60}` takes :func:`rainbowdp._pair_delta.pair_delta_positive`."""
     n, q = rows.shape[0], rows.shape[2]
     encs = [_enclose(e) for e in eps.tolist()]
     plain = [not enc.saturated and enc.k == 0 and 2 * q <= EXACT_WORK for enc in encs]
@@ -201,10 +211,12 @@ def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
     if n == 1 and len(encs) >= _SORT_EPS and all(plain):
         out[0] = pair_profile(rows[0], encs, one_way)
         return out
-    if n == 1 and q <= _SHORT_Q:
+    positive = low >= LIMB_MIN and q < 2**15  # (and row sums 1 within 1e-9)
+    if n == 1 and (q <= _SHORT_Q or positive):
+        one = pair_delta_positive if positive and q > _POSITIVE_Q else pair_delta
         for j, enc in enumerate(encs):
             out[0, j] = (
-                pair_delta(rows[0], enc, one_way)
+                one(rows[0], enc, one_way)
                 if plain[j]
                 else _profile_exact(rows, enc.epsilon, one_way)[0]
             )
@@ -227,6 +239,9 @@ def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool) -> np.ndarray:
 _SHORT_Q = 256
 #: Values of ε from which one pair is answered from its ratios sorted once.
 _SORT_EPS = 8
+#: Outputs above which one pair with every entry at least 2^-60 is answered by
+#: :func:`rainbowdp._pair_delta.pair_delta_positive` (fewer numpy calls than Python loops).
+_POSITIVE_Q = 48
 
 
 def _profile_exact(sub: np.ndarray, e: float, one_way: bool) -> np.ndarray:
@@ -242,15 +257,15 @@ def _profile_exact(sub: np.ndarray, e: float, one_way: bool) -> np.ndarray:
 
 def pairs_privacy_profile(value: Any, epsilons: Any, *, one_way: bool = False) -> np.ndarray:
     """:func:`rainbowdp.privacy_profile` of a pair (array (k,)) or a batch (array (E, k))."""
-    rows, batched = as_pairs(value)
+    rows, batched, low = as_pairs(value)
     one_way = _check_one_way(one_way)
-    out = _profile(rows, _check_epsilons(epsilons), one_way)
+    out = _profile(rows, _check_epsilons(epsilons), one_way, low)
     return out if batched else out[0]
 
 
 def batch_hockey_stick(value: Any, epsilon: Any) -> np.ndarray:
     r""":math:`H_{e^\epsilon}(P_i\|Q_i)` for each pair of an (E, 2, q) batch: an array (E,)."""
-    rows, batched = as_pairs(value, "p")
+    rows, batched, _ = as_pairs(value, "p")
     if not batched:
         raise ParameterError(
             f"`p` must be a batch of shape (E, 2, q) when `q` is not given, got shape "

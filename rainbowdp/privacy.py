@@ -150,16 +150,20 @@ def hockey_stick(p: Any, q: Any = None, epsilon: Any = None) -> Any:
     [0.25, 0.0]
     """
     if epsilon is None or q is None:  # hockey_stick(pairs, epsilon): a batch of pairs
-        from ._pairs import batch_hockey_stick
-
-        return batch_hockey_stick(p, q if epsilon is None else epsilon)
+        return _pair_paths().batch_hockey_stick(p, q if epsilon is None else epsilon)
     a, b = _as_pair(p, q)
     eps = np.array([check_epsilon(epsilon)])
-    from ._pairs import _profile
-
     pair = np.empty((1, 2, a.shape[0]))
     pair[0, 0], pair[0, 1] = a, b
-    return float(_profile(pair, eps, True)[0, 0])
+    return float(_pair_paths()._profile(pair, eps, True, float(pair.min()))[0, 0])
+
+
+@functools.cache
+def _pair_paths() -> Any:
+    """The module :mod:`rainbowdp._pairs` (imported on first use, since it imports this one)."""
+    from . import _pairs
+
+    return _pairs
 
 
 def are_close(p: Any, q: Any, epsilon: float, delta: float, *, tol: float = 0.0) -> bool:
@@ -405,9 +409,7 @@ def privacy_profile(
     [0.5, 0.0]
     """
     if not isinstance(mechanism, Mechanism):
-        from ._pairs import pairs_privacy_profile
-
-        return pairs_privacy_profile(mechanism, epsilons, one_way=one_way)
+        return _pair_paths().pairs_privacy_profile(mechanism, epsilons, one_way=one_way)
     _no_one_way(one_way)
     m = check_mechanism(mechanism)
     eps = _check_epsilons(epsilons)
@@ -801,9 +803,7 @@ def epsilon_for_delta(mechanism: Any, delta: Any, *, one_way: bool = False) -> A
     True
     """
     if not isinstance(mechanism, Mechanism):
-        from ._pairs import pairs_epsilon_for_delta
-
-        return pairs_epsilon_for_delta(mechanism, delta, one_way=one_way)
+        return _pair_paths().pairs_epsilon_for_delta(mechanism, delta, one_way=one_way)
     _no_one_way(one_way)
     m = check_mechanism(mechanism)
     deltas, scalar = _check_deltas(delta)

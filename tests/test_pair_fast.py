@@ -138,6 +138,7 @@ def test_log_up_unchanged_by_the_fast_cover_test(monkeypatch):
 
 # ---------------------------------------------------------------------- δ(ε) of pairs
 EPS = [0.0, 1e-12, 0.1, 1.0, math.log(3), 7.5, 60.0, 650.0]
+DELTAS = [0.0, 5e-324, 1e-300, 1e-15, 1e-9, 1e-6, 1e-3, 0.05, 0.3, 0.4, 1.0]
 
 
 #: The random pairs of the hypothesis tests: shape (random_pair's kind), seed, direction.
@@ -182,8 +183,96 @@ def test_batch_delta_is_the_definition(q, seed, eps, one_way):
     assert got.tolist() == [delta_oracle(pair, eps, one_way) for pair in batch]
 
 
+# ---------------------------------------------------------------------- pairs of positive entries
+def positive_pair(rng: np.random.Generator, q: int, kind: int) -> np.ndarray:
+    """:func:`random_pair` of a kind without zeros, every entry at least 2^-60 (kind 3: equal
+    rows, every ratio 1; kind 4: many equal ratios; kind 6: the rows swapped at two outputs,
+    ratios exactly reciprocal)."""
+    pair = random_pair(rng, q, {6: 0}.get(kind, kind))
+    pair = np.maximum(pair, 2.0**-59) if kind != 3 else np.maximum(pair, 2.0**-59)[[0, 0]]
+    if kind == 6:
+        pair[1] = pair[0]
+        pair[1, [0, -1]] = pair[0, [-1, 0]]
+    pair /= pair.sum(axis=1, keepdims=True)
+    assert pair.min() >= _pair_delta.LIMB_MIN
+    return pair
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    x=st.one_of(
+        st.floats(min_value=2.0**-60, max_value=1.5),
+        st.sampled_from([2.0**-60, math.nextafter(2.0**-60, 1.0), 0.5, 1.0, 1.5]),
+    )
+)
+def test_pair_limbs_cut_each_entry_exactly(x):
+    """2^113 x = 2^75 l1 + 2^37 l2 + l3, integer limbs within their bounds, for every
+    x in [2^-60, 1.5]."""
+    limbs = _pair_delta._pair_limbs(np.array([[x], [1.5 - x / 2]]))
+    for row, value in ((0, x), (1, 1.5 - x / 2)):
+        l1, l2, l3 = (Fraction(v) for v in limbs[row::2, 0].tolist())
+        assert all(v.denominator == 1 and v >= 0 for v in (l1, l2, l3))
+        assert l1 <= 2**38 * 1.5 and l2 < 2**38 and l3 < 2**37
+        assert l1 * 2**75 + l2 * 2**37 + l3 == Fraction(value) * 2**113
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    q=st.sampled_from([1, 2, 49, 100, 300]),
+    kind=st.sampled_from([0, 1, 3, 4, 6]),
+    seed=st.integers(0, 2**32 - 1),
+    eps=st.sampled_from(EPS),
+    one_way=st.booleans(),
+)
+def test_positive_pair_delta_is_the_definition(q, kind, seed, eps, one_way):
+    """One product of limbs and masks (``pair_delta_positive``): the rational definition,
+    also where ratios sit exactly on fl(L) (equal rows or swapped outputs at ε = 0)."""
+    pair = positive_pair(np.random.default_rng(seed), q, kind)
+    want = delta_oracle(pair, eps, one_way)
+    assert _pair_delta.pair_delta_positive(pair, _enclose(eps), one_way) == want
+    assert rdp.privacy_profile((pair[0], pair[1]), [eps], one_way=one_way)[0] == want
+    assert rdp.hockey_stick(pair[0], pair[1], eps) == delta_oracle(pair, eps, True)
+
+
+def test_positive_pairs_take_the_limb_path(monkeypatch):
+    """A long pair of positive entries is answered by ``pair_delta_positive`` (a dispatch that
+    lost it would be right and slow), one with a zero entry is not; both equal the definition."""
+    from rainbowdp import _pairs
+
+    calls = []
+    real = _pair_delta.pair_delta_positive
+    monkeypatch.setattr(_pairs, "pair_delta_positive", lambda *a: calls.append(1) or real(*a))
+    pair = positive_pair(np.random.default_rng(3), 100, 0)
+    assert rdp.privacy_profile((pair[0], pair[1]), [0.5])[0] == delta_oracle(pair, 0.5, False)
+    assert calls == [1]
+    pair[0, 0] = 0.0
+    pair[0] /= pair[0].sum()
+    assert rdp.privacy_profile((pair[0], pair[1]), [0.5])[0] == delta_oracle(pair, 0.5, False)
+    assert calls == [1]
+    # at ε = 0 the ratios of equal rows are all exactly on fl(L) = 1: compared in integers
+    pair = positive_pair(np.random.default_rng(4), 100, 3)
+    assert rdp.privacy_profile((pair[0], pair[1]), [0.0])[0] == 0.0
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(
+    q=st.sampled_from([33, 100, 300]),
+    kind=st.sampled_from([0, 1, 4, 6]),
+    seed=st.integers(0, 2**32 - 1),
+    delta=st.sampled_from(DELTAS),
+    one_way=st.booleans(),
+)
+def test_positive_pair_epsilon_is_the_exact_search(q, kind, seed, delta, one_way):
+    """The leading points gathered by one ``take`` (``_points_positive``): the exact search."""
+    pair = positive_pair(np.random.default_rng(seed), q, kind)
+    want = _epsilon_core(pair, _EDGE, one_way, delta)
+    fast = _pair_epsilon.pair_epsilon(pair, delta, one_way, True)
+    assert fast == _pair_epsilon.pair_epsilon(pair, delta, one_way, False)
+    assert fast is None or fast == want
+    assert rdp.epsilon_for_delta((pair[0], pair[1]), delta, one_way=one_way) == want
+
+
 # ---------------------------------------------------------------------- ε(δ) of pairs
-DELTAS = [0.0, 5e-324, 1e-300, 1e-15, 1e-9, 1e-6, 1e-3, 0.05, 0.3, 0.4, 1.0]
 
 
 @settings(max_examples=120, deadline=None, derandomize=True)
