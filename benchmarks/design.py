@@ -16,7 +16,11 @@ sections). Every figure is measured in this run:
 ``milp``
     the MILP (definition, q = 3, ε = 0.5, δ = 0.1, utility "rank") on 10-50 nodes with the
     old settings (unit big-M, no warm start, the previous HiGHS options) and the new ones,
-    in the same run: time, status and, when the time limit stops it, the gap.
+    in the same run: time, status and, when the time limit stops it, the gap. With
+    ``--milp-solvers ... gurobi`` the same models also go to Gurobi through PuLP
+    (``pulp.GUROBI``, one thread like HiGHS, the new settings only: the warm start is passed to
+    HiGHS alone). gurobipy is not a dependency; its pip package carries a size-limited
+    license, which these models fit.
 """
 
 from __future__ import annotations
@@ -226,6 +230,29 @@ def milp_settings(new: bool) -> Iterator[None]:
         solvers.HIGHS_MIP_OPTIONS.update(saved[2])
 
 
+class _Gurobi(pulp.GUROBI):
+    """``pulp.GUROBI`` that records the incumbent, bound and gap of each solve in ``found`` (PuLP
+    reports only a status when the time limit stops it; ``milp`` may solve a shallow copy,
+    which shares the list)."""
+
+    found: list[tuple[float, float, float]]
+
+    def actualSolve(self, lp: Any, callback: Any = None) -> Any:  # (PuLP's name)
+        status = super().actualSolve(lp, callback)
+        m = lp.solverModel
+        self.found.append((m.ObjVal if m.SolCount else math.nan, m.ObjBound, m.MIPGap))
+        return status
+
+
+def milp_solver(name: str, time_limit: float) -> Any:
+    """The solver argument of ``milp`` for ``--milp-solvers`` name ``name``."""
+    if name == "gurobi":
+        slv = _Gurobi(msg=False, timeLimit=time_limit, Threads=1)
+        slv.found = []
+        return slv
+    return name
+
+
 def milp_table(args: argparse.Namespace) -> None:
     print(
         f"\nMILP (definition), q = 3, epsilon = 0.5, delta = 0.1, utility 'rank', time limit "
@@ -239,9 +266,10 @@ def milp_table(args: argparse.Namespace) -> None:
         lo = lp(H, epsilon=0.5, utility="rank").objective
         hi = lp(H, epsilon=0.5, delta=0.1, utility="rank").objective
         for solver in args.milp_solvers:
-            for new in (False, True):
+            for new in (False, True) if solver != "gurobi" else (True,):
                 label = f"milp {solver} {nm} nodes {3 * nm // 2} edges {'new' if new else 'old'}"
                 t0 = time.perf_counter()
+                slv = milp_solver(solver, args.milp_time_limit)
                 with milp_settings(new):
                     try:
                         r = milp(
@@ -249,11 +277,16 @@ def milp_table(args: argparse.Namespace) -> None:
                             epsilon=0.5,
                             delta=0.1,
                             utility="rank",
-                            solver=solver,
+                            solver=slv,
                             time_limit=args.milp_time_limit,
                         )
                     except SolverTimeLimitError as exc:
                         detail = str(exc).split("(", 2)[-1].rsplit(";", 1)[0].rstrip(")")
+                        if isinstance(slv, _Gurobi) and slv.found:
+                            inc, bound, gap = slv.found[-1]
+                            detail = (
+                                f"incumbent {inc:.8f}, bound {bound:.8f}, relative gap {gap:.4f}"
+                            )
                         print(
                             f"{label:<40}{time.perf_counter() - t0:>9.2f}  NOT optimal: "
                             f"{detail} (LPs {lo:.4f}, {hi:.4f})",
@@ -289,7 +322,9 @@ def main() -> None:
     ap.add_argument("--cbc-time-limit", type=float, default=300.0)
     ap.add_argument("--milp-time-limit", type=float, default=60.0)
     ap.add_argument("--milp-sizes", type=int, nargs="+", default=[10, 20, 30, 50])
-    ap.add_argument("--milp-solvers", nargs="+", default=["highs"], choices=("highs", "cbc"))
+    ap.add_argument(
+        "--milp-solvers", nargs="+", default=["highs"], choices=("highs", "cbc", "gurobi")
+    )
     args = ap.parse_args()
     if "lp" in args.parts:
         lp_table(args)
