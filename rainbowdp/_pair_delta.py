@@ -140,36 +140,41 @@ def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
     return float_above(h, P_SHIFT + EXP_BITS)
 
 
-def pair_delta_positive(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
-    r""":func:`pair_delta` of a pair whose entries are all at least :math:`2^{-60}` (and
-    fewer than 2^15 outputs, row sums at most 1.5): the same float from fewer numpy calls.
+def pair_delta_positive(pair: np.ndarray, encs: list[ExpEnclosure], one_way: bool) -> list[float]:
+    r""":func:`pair_delta` at each enclosure of ``encs`` (``k == 0``, not saturated) of a pair
+    whose entries are all at least :math:`2^{-60}` (and fewer than 2^15 outputs, row sums at
+    most 1.5): the same floats from fewer numpy calls.
 
     Both directions are classified from one array of float ratios, ``pair / pair[::-1]``
     (row 0: P/Q, row 1: Q/P; no zero divisors). Every entry x is cut into three integer limbs
     (:func:`_pair_limbs`), and one product of the six limb rows with the 0/1 masks of S gives
     every sum: :math:`\sum_S P` and :math:`\sum_S Q` of each direction, as integers on the
     scale :math:`2^{113}`. Ratios between the margins (rare) are compared in integers
-    (:func:`_in_s`)."""
-    hi, lo = _bounds(enc)
+    (:func:`_in_s`). The ratios and the limbs serve every ε."""
     ratio = pair / pair[::-1] if not one_way else pair[:1] / pair[1:]
-    inside = ratio > hi
-    between = None
-    if np.count_nonzero(ratio >= lo) != np.count_nonzero(inside):
-        between = (ratio >= lo) & ~inside  # ratios within 2^-40 of fl(L)
-    sums = (_pair_limbs(pair) @ inside.T.astype(np.float64)).tolist()  # (6, dirs)
-    h = 0
-    for d in range(ratio.shape[0]):
-        big_a, big_b = (
-            (int(sums[k][d]) << 75) + (int(sums[k + 2][d]) << 37) + int(sums[k + 4][d])
-            for k in (d, 1 - d)
-        )
-        if between is not None:
-            odd = between[d]
-            extra_a, extra_b = _in_s(pair[d, odd].tolist(), pair[1 - d, odd].tolist(), enc)
-            big_a += extra_a >> (P_SHIFT - LIMB_SHIFT)
-            big_b += extra_b >> (P_SHIFT - LIMB_SHIFT)
-        h = max(h, (big_a << EXP_BITS) - enc.lo_num * big_b)
-    return float_above(h, LIMB_SHIFT + EXP_BITS)
+    limbs = _pair_limbs(pair)
+    out = []
+    for enc in encs:
+        hi, lo = _bounds(enc)
+        inside = ratio > hi
+        between = None
+        if np.count_nonzero(ratio >= lo) != np.count_nonzero(inside):
+            between = (ratio >= lo) & ~inside  # ratios within 2^-40 of fl(L)
+        sums = (limbs @ inside.T.astype(np.float64)).tolist()  # (6, dirs)
+        h = 0
+        for d in range(ratio.shape[0]):
+            big_a, big_b = (
+                (int(sums[k][d]) << 75) + (int(sums[k + 2][d]) << 37) + int(sums[k + 4][d])
+                for k in (d, 1 - d)
+            )
+            if between is not None:
+                odd = between[d]
+                extra_a, extra_b = _in_s(pair[d, odd].tolist(), pair[1 - d, odd].tolist(), enc)
+                big_a += extra_a >> (P_SHIFT - LIMB_SHIFT)
+                big_b += extra_b >> (P_SHIFT - LIMB_SHIFT)
+            h = max(h, (big_a << EXP_BITS) - enc.lo_num * big_b)
+        out.append(float_above(h, LIMB_SHIFT + EXP_BITS))
+    return out
 
 
 #: Scales and steps of :func:`_pair_limbs`.

@@ -374,8 +374,9 @@ def pair_epsilon(
     elif q > _LONG:
         points = _points_positive if positive else _points_np
         found = [_one_way(pts, dlt, complete=False) for pts in points(pair, dirs, _TOP)]
-        if False in found:  # a cut beyond the first points: all of them
-            found = [_one_way(pts, dlt) for pts in points(pair, dirs, q)]
+        if False in found:  # a cut beyond the first points: all of them, where needed
+            full = points(pair, dirs, q)
+            found = [_one_way(full[i], dlt) if f is False else f for i, f in enumerate(found)]
     else:
         p, r = pair.tolist()
         found = [_one_way(_points(p, r), dlt)]

@@ -213,13 +213,17 @@ def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool, low: float = 0.0)
         return out
     positive = low >= LIMB_MIN and q < 2**15  # (and row sums 1 within 1e-9)
     if n == 1 and (q <= _SHORT_Q or positive):
-        one = pair_delta_positive if positive and q > _POSITIVE_Q else pair_delta
+        by_limbs = None  # the plain ε of a long positive pair, all at once
+        if positive and q > _POSITIVE_Q:
+            sel = [enc for enc, ok in zip(encs, plain, strict=True) if ok]
+            by_limbs = iter(pair_delta_positive(rows[0], sel, one_way))
         for j, enc in enumerate(encs):
-            out[0, j] = (
-                one(rows[0], enc, one_way)
-                if plain[j]
-                else _profile_exact(rows, enc.epsilon, one_way)[0]
-            )
+            if not plain[j]:
+                out[0, j] = _profile_exact(rows, enc.epsilon, one_way)[0]
+            elif by_limbs is not None:
+                out[0, j] = next(by_limbs)
+            else:
+                out[0, j] = pair_delta(rows[0], enc, one_way)
         return out
     for start in _chunks(n, q):
         sub = rows[start : start + max(1, CHUNK_ELEMENTS // q)]

@@ -229,9 +229,24 @@ def test_positive_pair_delta_is_the_definition(q, kind, seed, eps, one_way):
     also where ratios sit exactly on fl(L) (equal rows or swapped outputs at ε = 0)."""
     pair = positive_pair(np.random.default_rng(seed), q, kind)
     want = delta_oracle(pair, eps, one_way)
-    assert _pair_delta.pair_delta_positive(pair, _enclose(eps), one_way) == want
+    assert _pair_delta.pair_delta_positive(pair, [_enclose(eps)], one_way) == [want]
     assert rdp.privacy_profile((pair[0], pair[1]), [eps], one_way=one_way)[0] == want
     assert rdp.hockey_stick(pair[0], pair[1], eps) == delta_oracle(pair, eps, True)
+
+
+@pytest.mark.parametrize("one_way", [False, True])
+def test_positive_pair_profile_shares_the_limbs(one_way):
+    """Several ε of one long positive pair from one set of ratios and limbs, with ε beyond the
+    float range (the graph path's kernels) mixed in: each the definition, in order."""
+    pair = positive_pair(np.random.default_rng(5), 120, 4)
+    eps = [0.0, 0.3, 800.0, math.log(3), 2.0, 900.0, 7.5]  # 7 values: below the sorted path
+    got = rdp.privacy_profile((pair[0], pair[1]), eps, one_way=one_way).tolist()
+    assert got == [delta_oracle(pair, e, one_way) for e in eps]
+    plain = [e for e in eps if e < 700]
+    encs = [_enclose(e) for e in plain]
+    assert _pair_delta.pair_delta_positive(pair, encs, one_way) == [
+        delta_oracle(pair, e, one_way) for e in plain
+    ]
 
 
 def test_positive_pairs_take_the_limb_path(monkeypatch):
