@@ -147,12 +147,12 @@ def pair_delta_positive(pair: np.ndarray, encs: list[ExpEnclosure], one_way: boo
 
     Both directions are classified from one array of float ratios, ``pair / pair[::-1]``
     (row 0: P/Q, row 1: Q/P; no zero divisors). Every entry x is cut into three integer limbs
-    (:func:`_pair_limbs`), and one product of the six limb rows with the 0/1 masks of S gives
+    (:func:`_limbs`), and one product of the six limb rows with the 0/1 masks of S gives
     every sum: :math:`\sum_S P` and :math:`\sum_S Q` of each direction, as integers on the
     scale :math:`2^{113}`. Ratios between the margins (rare) are compared in integers
     (:func:`_in_s`). The ratios and the limbs serve every ε."""
     ratio = pair / pair[::-1] if not one_way else pair[:1] / pair[1:]
-    limbs = _pair_limbs(pair)
+    limbs = _limbs(pair).reshape(6, -1)  # (l1 P, l1 Q, l2 P, l2 Q, l3 P, l3 Q)
     out = []
     for enc in encs:
         hi, lo = _bounds(enc)
@@ -164,8 +164,7 @@ def pair_delta_positive(pair: np.ndarray, encs: list[ExpEnclosure], one_way: boo
         h = 0
         for d in range(ratio.shape[0]):
             big_a, big_b = (
-                (int(sums[k][d]) << 75) + (int(sums[k + 2][d]) << 37) + int(sums[k + 4][d])
-                for k in (d, 1 - d)
+                _from_limbs(sums[k][d], sums[k + 2][d], sums[k + 4][d]) for k in (d, 1 - d)
             )
             if between is not None:
                 odd = between[d]
@@ -175,28 +174,6 @@ def pair_delta_positive(pair: np.ndarray, encs: list[ExpEnclosure], one_way: boo
             h = max(h, (big_a << EXP_BITS) - enc.lo_num * big_b)
         out.append(float_above(h, LIMB_SHIFT + EXP_BITS))
     return out
-
-
-#: Scales and steps of :func:`_pair_limbs`.
-_LIMB_SCALES = np.array([2.0**38, 2.0**76, 2.0**113]).reshape(3, 1, 1)
-_LIMB_STEPS = np.array([2.0**38, 2.0**37]).reshape(2, 1, 1)
-
-
-def _pair_limbs(pair: np.ndarray) -> np.ndarray:
-    r"""(6, q): the limbs :math:`l_1, l_2, l_3` of each row of ``pair`` (2, q) (entries at
-    least :math:`2^{-60}`, at most 1.5), rows ordered (l_1 P, l_1 Q, l_2 P, l_2 Q, l_3 P, l_3 Q),
-    with :math:`2^{113} x = 2^{75} l_1 + 2^{37} l_2 + l_3` exactly.
-
-    With :math:`f_1 = \lfloor 2^{38} x \rfloor`, :math:`f_2 = \lfloor 2^{76} x \rfloor`
-    and :math:`f_3 = 2^{113} x` (an integer: x >= 2^-60 has no bits below
-    :math:`2^{-112}`), the limbs are :math:`f_1`, :math:`f_2 - 2^{38} f_1 < 2^{38}` and
-    :math:`f_3 - 2^{37} f_2 < 2^{37}`. Scaling by powers of two and floors are exact, and so
-    is each difference (an integer below 2^38 and a multiple of both operands' units). The
-    sums of such limbs over fewer than 2^15 outputs, in any order, stay integers below 2^53,
-    as in :func:`_limb_sums`."""
-    f = np.floor(pair * _LIMB_SCALES)
-    f[1:] -= f[:-1] * _LIMB_STEPS
-    return f.reshape(6, -1)
 
 
 def _classify(a: np.ndarray, b: np.ndarray, hi: float, lo: float) -> tuple[np.ndarray, np.ndarray]:
@@ -261,21 +238,43 @@ LIMB_MIN = 2.0**-60
 LIMB_SHIFT = 113
 
 
+def _limbs(x: np.ndarray) -> np.ndarray:
+    r"""(3, n, q): three integer limbs :math:`l_1, l_2, l_3` of each entry of ``x`` (n, q),
+    entries 0 or at least :math:`2^{-60}` and at most 1.5, with
+    :math:`2^{113} x = 2^{75} l_1 + 2^{37} l_2 + l_3` exactly.
+
+    :math:`l_1 = \lfloor 2^{38} x \rfloor`; the fraction :math:`2^{38} x - l_1` times
+    :math:`2^{38}` gives :math:`l_2` (its floor), and the fraction left times :math:`2^{37}`
+    gives :math:`l_3`. Scalings by powers of two, floors and fractions are exact, and
+    :math:`l_3` is an integer because x >= 2^-60 has no bits below :math:`2^{-112}`. So
+    :math:`l_1 \le 2^{38} x`, :math:`l_2 < 2^{38}` and :math:`l_3 < 2^{37}`. In rows summing
+    to at most 2 over fewer than 2^15 outputs, the sums of the first limbs are at most 2^39 and
+    those of the others below 2^53: every partial sum, of any subset in any order, is an
+    integer below 2^53, so float64 sums and products with 0/1 masks are exact."""
+    f = np.empty((3, *x.shape))
+    l1, l2, l3 = f
+    np.multiply(x, 2.0**38, out=l3)
+    np.floor(l3, out=l1)
+    l3 -= l1
+    l3 *= 2.0**38
+    np.floor(l3, out=l2)
+    l3 -= l2
+    l3 *= 2.0**37
+    return f
+
+
+def _from_limbs(s1: float, s2: float, s3: float) -> int:
+    """The integer :math:`2^{75} s_1 + 2^{37} s_2 + s_3` of three limb sums (floats holding
+    integers)."""
+    return (int(s1) << 75) + (int(s2) << 37) + int(s3)
+
+
 def _limb_sums(x: np.ndarray) -> tuple[list[float], list[float], list[float]]:
     r"""Per row of ``x`` (n, q), q < 2^15, entries 0 or at least 2^-60, row sums at most 2:
-    three float integers :math:`s_1, s_2, s_3` with
-    :math:`2^{113} \sum_v x_v = 2^{75} s_1 + 2^{37} s_2 + s_3`.
-
-    Each entry is cut into three integer limbs (scalings by powers of two, floors and the
-    differences are exact): the first at most :math:`2^{38} x_v`, so their sum is at most
-    2^39; the others below 2^38 and 2^37, so their sums over fewer than 2^15 outputs stay
-    below 2^53. Every partial sum is then an integer below 2^53, exact in any order."""
-    y = x * 2.0**38
-    l1 = np.floor(y)
-    y = (y - l1) * 2.0**38
-    l2 = np.floor(y)
-    l3 = (y - l2) * 2.0**37
-    return l1.sum(axis=1).tolist(), l2.sum(axis=1).tolist(), l3.sum(axis=1).tolist()
+    the sums :math:`s_1, s_2, s_3` of the limbs of :func:`_limbs` (exact float integers),
+    with :math:`2^{113} \sum_v x_v = 2^{75} s_1 + 2^{37} s_2 + s_3`."""
+    s1, s2, s3 = _limbs(x).sum(axis=2).tolist()
+    return s1, s2, s3
 
 
 def limb_rows(*arrays: np.ndarray) -> np.ndarray:
@@ -301,7 +300,7 @@ def exact_sums(x: np.ndarray, limbs: np.ndarray) -> list[int]:
     if limbs.any():
         s1, s2, s3 = _limb_sums(np.where(limbs[:, None], x, 0.0))
         for i in np.flatnonzero(limbs).tolist():
-            out[i] = (int(s1[i]) << 75) + (int(s2[i]) << 37) + int(s3[i])
+            out[i] = _from_limbs(s1[i], s2[i], s3[i])
     for i in np.flatnonzero(~limbs).tolist():
         out[i] = exact_sum(x[i].tolist())
     return out

@@ -208,9 +208,9 @@ def positive_pair(rng: np.random.Generator, q: int, kind: int) -> np.ndarray:
 def test_pair_limbs_cut_each_entry_exactly(x):
     """2^113 x = 2^75 l1 + 2^37 l2 + l3, integer limbs within their bounds, for every
     x in [2^-60, 1.5]."""
-    limbs = _pair_delta._pair_limbs(np.array([[x], [1.5 - x / 2]]))
+    limbs = _pair_delta._limbs(np.array([[x], [1.5 - x / 2]]))  # (3, 2, 1)
     for row, value in ((0, x), (1, 1.5 - x / 2)):
-        l1, l2, l3 = (Fraction(v) for v in limbs[row::2, 0].tolist())
+        l1, l2, l3 = (Fraction(v) for v in limbs[:, row, 0].tolist())
         assert all(v.denominator == 1 and v >= 0 for v in (l1, l2, l3))
         assert l1 <= 2**38 * 1.5 and l2 < 2**38 and l3 < 2**37
         assert l1 * 2**75 + l2 * 2**37 + l3 == Fraction(value) * 2**113
