@@ -141,16 +141,18 @@ def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
 
 
 def pair_delta_positive(pair: np.ndarray, encs: list[ExpEnclosure], one_way: bool) -> list[float]:
-    r""":func:`pair_delta` at each enclosure of ``encs`` (``k == 0``, not saturated) of a pair
-    whose entries are all at least :math:`2^{-60}` (and fewer than 2^15 outputs, row sums at
-    most 1.5): the same floats from fewer numpy calls.
+    r""":func:`pair_delta` at each enclosure of ``encs`` (``k == 0``, not saturated) of a
+    checked pair (rows summing to 1 within 1e-9, as :func:`rainbowdp._pairs.as_pairs` and
+    ``check_probability_vector`` ensure) whose entries are all at least :math:`2^{-60}`, with
+    fewer than 2^15 outputs: the same floats from fewer numpy calls. The caller checks these
+    conditions (:func:`rainbowdp._pairs._profile`).
 
     Both directions are classified from one array of float ratios, ``pair / pair[::-1]``
-    (row 0: P/Q, row 1: Q/P; no zero divisors). Every entry x is cut into three integer limbs
-    (:func:`_limbs`), and one product of the six limb rows with the 0/1 masks of S gives
-    every sum: :math:`\sum_S P` and :math:`\sum_S Q` of each direction, as integers on the
-    scale :math:`2^{113}`. Ratios between the margins (rare) are compared in integers
-    (:func:`_in_s`). The ratios and the limbs serve every ε."""
+    (row 0: P/Q, row 1: Q/P; no zero divisors; with ``one_way`` row 0 only). Every entry x
+    is cut into three integer limbs (:func:`_limbs`), and one product of the six limb rows
+    with the 0/1 masks of S gives every sum: :math:`\sum_S P` and :math:`\sum_S Q` of each
+    direction, as integers on the scale :math:`2^{113}`. Ratios between the margins (rare)
+    are compared in integers (:func:`_in_s`). The ratios and the limbs serve every ε."""
     ratio = pair / pair[::-1] if not one_way else pair[:1] / pair[1:]
     limbs = _limbs(pair).reshape(6, -1)  # (l1 P, l1 Q, l2 P, l2 Q, l3 P, l3 Q)
     out = []
@@ -250,7 +252,9 @@ def _limbs(x: np.ndarray) -> np.ndarray:
     :math:`l_1 \le 2^{38} x`, :math:`l_2 < 2^{38}` and :math:`l_3 < 2^{37}`. In rows summing
     to at most 2 over fewer than 2^15 outputs, the sums of the first limbs are at most 2^39 and
     those of the others below 2^53: every partial sum, of any subset in any order, is an
-    integer below 2^53, so float64 sums and products with 0/1 masks are exact."""
+    integer below 2^53, so float64 sums and products with 0/1 masks are exact (a matrix
+    product is taken to form each entry as a sum of products, as BLAS ``dgemm`` does; a
+    Strassen-type product, which no BLAS uses for ``dgemm``, would not keep this)."""
     f = np.empty((3, *x.shape))
     l1, l2, l3 = f
     np.multiply(x, 2.0**38, out=l3)
