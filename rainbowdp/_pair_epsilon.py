@@ -24,7 +24,9 @@ with one exact quotient per direction instead of the exact search over the break
    decreasing there, and :math:`x^* = \max(1, x_T)`.
 
 Outputs with Q = 0 < P have an infinite ratio and lead every T; if T holds only such outputs
-and their P-mass exceeds δ (exactly, in integers), ε is infinite. Where the proof fails (a
+and their P-mass exceeds δ (exactly, in integers), ε is infinite. If T is every output and
+:math:`A_T \le \delta` (exactly: all of P is at most δ, e.g. δ = 1), every :math:`H_x \le
+\sum P \le \delta`, so :math:`x^* = 1`. Where the proof fails (a
 float count k off, so that T is not the active set), where a Q entry lies below 2^-1000, or
 where x_T is out of (2^-900, 2^900), the pair is left to the exact search: the value is the
 same float in every case.
@@ -186,11 +188,14 @@ def _solve_sorted(
     valid = np.zeros(n, dtype=bool)
     xf = np.full(n, np.nan)
     nds: list[tuple[int, int] | None] = []
-    infinite = np.zeros(n, dtype=bool)
+    settled = np.zeros(n, dtype=bool)  # decided whatever the floats say
+    whole = in_t.all(axis=1) if complete else np.zeros(n, dtype=bool)
     for i, shift in enumerate(shifts(limbs)):
         nds.append(nd := _quotient(big_a[i], big_b[i], scaled[shift]))
         if nd is not None and nd[1] == 0:  # the P-mass where Q = 0 exceeds δ (whatever T is)
-            branch[i], value[i], infinite[i] = 3, np.inf, True
+            branch[i], value[i], settled[i] = 3, np.inf, True
+        elif nd is None and whole[i]:  # T is every output and all of P is <= δ: every H_x
+            settled[i] = True  # is <= δ, x* = 1 (branch 0, value 0)
         elif (x := _in_range(nd)) is not None:
             xf[i] = x
             branch[i], value[i] = _branch(*nd)
@@ -206,7 +211,7 @@ def _solve_sorted(
         cols = ~proved[i]
         sides = (a_s[i, cols].tolist(), b_s[i, cols].tolist(), in_t[i, cols].tolist())
         decided[i] = _exact_side(*sides, *nds[i])  # type: ignore[misc]
-    return branch, value, decided | infinite
+    return branch, value, decided | settled
 
 
 def _exact_side(a: list[float], b: list[float], inside: list[bool], num: int, den: int) -> bool:
@@ -338,6 +343,8 @@ def _one_way(
     nd = _quotient(exact_sum(xs[:k]), exact_sum(ys[:k]), _scaled_delta(dlt, P_SHIFT))
     if nd is not None and nd[1] == 0:  # the P-mass where Q = 0 exceeds δ
         return 3, math.inf
+    if nd is None and k == n:  # T is every output and all of P is <= δ: every H_x <= δ
+        return 0, 0.0
     if (xf := _in_range(nd)) is None:
         return None
     hi, lo = xf * (1.0 + _MARGIN), xf * (1.0 - _MARGIN)

@@ -361,7 +361,7 @@ def test_negative_zero_entries_are_zeros():
 
 
 @pytest.mark.parametrize("q", [2, 10, 100])
-@pytest.mark.parametrize("delta", [0.0, 5e-324, 1e-15, 1e-6, 1e-2, 0.3])
+@pytest.mark.parametrize("delta", [0.0, 5e-324, 1e-15, 1e-6, 1e-2, 0.3, 1.0])
 def test_the_fast_paths_decide_ordinary_pairs(q, delta):
     """Positive random pairs: every one is decided without the exact search, single and batch
     (a path that always fell back would be correct and slow; this catches it)."""
