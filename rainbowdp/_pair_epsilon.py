@@ -189,13 +189,12 @@ def _solve_sorted(
     xf = np.full(n, np.nan)
     nds: list[tuple[int, int] | None] = []
     settled = np.zeros(n, dtype=bool)  # decided whatever the floats say
-    whole = in_t.all(axis=1) if complete else np.zeros(n, dtype=bool)
     for i, shift in enumerate(shifts(limbs)):
         nds.append(nd := _quotient(big_a[i], big_b[i], scaled[shift]))
         if nd is not None and nd[1] == 0:  # the P-mass where Q = 0 exceeds δ (whatever T is)
             branch[i], value[i], settled[i] = 3, np.inf, True
-        elif nd is None and whole[i]:  # T is every output and all of P is <= δ: every H_x
-            settled[i] = True  # is <= δ, x* = 1 (branch 0, value 0)
+        elif nd is None and complete and in_t[i].all():  # T is every output, all of P <= δ:
+            settled[i] = True  # every H_x is <= δ, x* = 1 (branch 0, value 0)
         elif (x := _in_range(nd)) is not None:
             xf[i] = x
             branch[i], value[i] = _branch(*nd)
