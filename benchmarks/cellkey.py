@@ -29,10 +29,10 @@ from _timing import timed
 
 from rainbowdp.cellkey import _ptable
 from rainbowdp.cellkey._keys import (
-    _component_sums,
-    _components_from_sums,
-    _keys_from_components,
     big_prime,
+    component_sums,
+    components_from_sums,
+    keys_from_components,
     record_keys,
 )
 from rainbowdp.cellkey._perturb import _with_margins, frequency_table, perturb
@@ -75,9 +75,9 @@ def part_rainbowdp(n: int, args: argparse.Namespace) -> dict:
     line("aggregation (frequency_table)", a_min, a_med, f"{len(table)} cells")
 
     def keys_of_cells() -> np.ndarray:
-        sums = _component_sums(keys, table.record_cell, math.prod(table.dims), K)
+        sums = component_sums(keys, table.record_cell, math.prod(table.dims), K)
         sums = _with_margins(sums.reshape(*table.dims, 4), 2).reshape(-1, 4)
-        return _keys_from_components(_components_from_sums(sums, big_prime(K)))
+        return keys_from_components(components_from_sums(sums, big_prime(K)))
 
     c_min, c_med, ck = timed(keys_of_cells, args.repeats)
     line("cell keys (sums (3.1), margins, XOR (3.2))", c_min, c_med)

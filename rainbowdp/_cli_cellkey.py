@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ._cli_common import EXIT_OK, Parser, check_output, emit, finite_float, integer
 from .exceptions import ParameterError
 
 __all__ = ["add_parsers"]
@@ -50,9 +51,8 @@ def _keysize(text: str) -> int:
 # ------------------------------------------------------------------------------ ptable design
 def _cmd_ptable_design(args: argparse.Namespace) -> int:
     from . import cellkey
-    from .cli import EXIT_OK, _check_output, _emit
 
-    out = _check_output(args.output, CSV_SUFFIXES, [], "a ptable file") if args.output else None
+    out = check_output(args.output, CSV_SUFFIXES, [], "a ptable file") if args.output else None
     d = cellkey.design_ptable(
         args.epsilon,
         args.delta,
@@ -74,20 +74,19 @@ def _cmd_ptable_design(args: argparse.Namespace) -> int:
     )
     if out is not None:
         text += f"\nwrote {out} ({args.layout} layout)"
-    _emit(data, args.json, text)
+    emit(data, args.json, text)
     return EXIT_OK
 
 
 # ------------------------------------------------------------------------------- ptable audit
 def _cmd_ptable_audit(args: argparse.Namespace) -> int:
     from . import cellkey
-    from .cli import EXIT_OK, _emit
 
     table = cellkey.read_ptable(args.ptable, layout=args.layout)
     epsilons = args.epsilon if args.epsilon else None
     deltas = args.delta if args.delta else None
     rep = cellkey.audit(table, epsilons=epsilons, deltas=deltas, keysize=args.keysize)
-    _emit({"ptable": str(args.ptable), **rep.to_dict()}, args.json, str(rep))
+    emit({"ptable": str(args.ptable), **rep.to_dict()}, args.json, str(rep))
     return EXIT_OK
 
 
@@ -178,11 +177,10 @@ def _write_table(table: Any, path: Path) -> None:
 
 def _cmd_perturb(args: argparse.Namespace) -> int:
     from . import cellkey
-    from .cli import EXIT_OK, _check_output, _emit
 
     data_path = Path(args.data)
     out = (
-        _check_output(args.output, CSV_SUFFIXES, [args.data, args.ptable], "a table file")
+        check_output(args.output, CSV_SUFFIXES, [args.data, args.ptable], "a table file")
         if args.output
         else None
     )
@@ -230,23 +228,21 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
     )
     if out is not None:
         text += f"\nwrote {out}"
-    _emit(summary, args.json, text)
+    emit(summary, args.json, text)
     return EXIT_OK
 
 
 # ------------------------------------------------------------------------------------ parsers
 def add_parsers(sub: Any) -> None:
     """Add ``ptable`` (with ``design`` and ``audit``) and ``perturb`` to the subparsers."""
-    from .cli import _finite_float, _int, _Parser
-
     pt = sub.add_parser("ptable", help="design or audit a perturbation table (cell-key method)")
-    pts = pt.add_subparsers(dest="ptable_command", required=True, parser_class=_Parser)
+    pts = pt.add_subparsers(dest="ptable_command", required=True, parser_class=Parser)
 
     d = pts.add_parser(
         "design", help="design a ptable meeting (epsilon, delta) after quantisation by KEYSIZE"
     )
-    d.add_argument("--epsilon", type=_finite_float("--epsilon"), required=True)
-    d.add_argument("--delta", type=_finite_float("--delta"), required=True)
+    d.add_argument("--epsilon", type=finite_float("--epsilon"), required=True)
+    d.add_argument("--delta", type=finite_float("--delta"), required=True)
     d.add_argument(
         "--method",
         choices=["maxent", "optimal"],
@@ -255,9 +251,9 @@ def add_parsers(sub: Any) -> None:
         "the zero-bias noise with the same variance cap and the smallest exact delta",
     )
     d.add_argument("--keysize", type=_keysize, default=2**32, help="KEYSIZE (default 2^32)")
-    d.add_argument("--rows", type=_int("--rows"), default=None, help="rows 0..R-1 (default D+1)")
-    d.add_argument("--D", type=_int("--D"), default=None, help="start the search at this D")
-    d.add_argument("--variance", type=_finite_float("--variance", positive=True), default=None)
+    d.add_argument("--rows", type=integer("--rows"), default=None, help="rows 0..R-1 (default D+1)")
+    d.add_argument("--D", type=integer("--D"), default=None, help="start the search at this D")
+    d.add_argument("--variance", type=finite_float("--variance", positive=True), default=None)
     d.add_argument("--layout", choices=["ptable", "ons"], default="ptable")
     d.add_argument("-o", "--output", default=None, help="ptable file (.csv)")
     d.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
@@ -267,14 +263,14 @@ def add_parsers(sub: Any) -> None:
     a.add_argument("ptable", help="ptable file (R ptable or ONS layout, .csv)")
     a.add_argument(
         "--epsilon",
-        type=_finite_float("--epsilon"),
+        type=finite_float("--epsilon"),
         action="append",
         default=None,
         help="an epsilon at which to report the exact delta (repeatable; default 1)",
     )
     a.add_argument(
         "--delta",
-        type=_finite_float("--delta"),
+        type=finite_float("--delta"),
         action="append",
         default=None,
         help="a delta at which to report the exact epsilon (repeatable; default 0 and 1e-6)",
@@ -301,7 +297,7 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument(
         "--seed",
-        type=_int("--seed"),
+        type=integer("--seed"),
         default=None,
         help="draw the record keys from this seed instead of reading them (consistent only for "
         "the same file in the same row order)",

@@ -24,6 +24,16 @@ from typing import Any
 
 import numpy as np
 
+from ._cli_common import (
+    EXIT_OK,
+    IMAGE_SUFFIXES,
+    MAX_DPI,
+    MIN_DPI,
+    check_output,
+    emit,
+    parse_dpi,
+    save_figure,
+)
 from .exceptions import GraphFileError, ParameterError
 
 __all__ = ["add_parsers"]
@@ -87,13 +97,12 @@ def _epsilons(text: str) -> np.ndarray:
 
 def _cmd_profile(args: argparse.Namespace) -> int:
     from ._format import format_up
-    from .cli import EXIT_OK, IMAGE_SUFFIXES, _check_output, _emit, _save_figure
-    from .io import _write_atomic, load
-    from .plot._profile import default_grid, zero_delta_epsilons
+    from .io import load, write_atomic
+    from .plot import default_grid, plot_privacy_profile, zero_delta_epsilons
     from .privacy import privacy_profile
 
     output = (
-        _check_output(
+        check_output(
             args.output, IMAGE_SUFFIXES + CSV_SUFFIXES, [args.graph], "an image or a CSV file"
         )
         if args.output
@@ -114,14 +123,12 @@ def _cmd_profile(args: argparse.Namespace) -> int:
     if output is not None:
         if is_csv:
             rows = [f"{float(e)!r},{float(d)!r}" for e, d in zip(eps, deltas, strict=True)]
-            _write_atomic(output, "\n".join(["epsilon,delta", *rows]) + "\n")
+            write_atomic(output, "\n".join(["epsilon,delta", *rows]) + "\n")
         else:
-            from .plot import plot_privacy_profile
-
             fig = plot_privacy_profile(
                 {Path(args.graph).name: M}, None if args.epsilons is None else eps
             )
-            _save_figure(fig, output, 120 if args.dpi is None else args.dpi)
+            save_figure(fig, output, 120 if args.dpi is None else args.dpi)
     data: dict[str, Any] = {
         "graph": str(args.graph),
         "n_nodes": G.n_nodes,
@@ -150,14 +157,12 @@ def _cmd_profile(args: argparse.Namespace) -> int:
     ]
     if output is not None:
         lines.append(f"wrote {args.output}")
-    _emit(data, args.json, "\n".join(lines))
+    emit(data, args.json, "\n".join(lines))
     return EXIT_OK
 
 
 def add_parsers(sub: Any) -> None:
     """Add ``profile`` to the subparsers of the ``rainbowdp`` command."""
-    from .cli import MAX_DPI, MIN_DPI, _dpi
-
     p = sub.add_parser(
         "profile",
         help="the privacy profile delta(epsilon) of a graph file's mechanism (table, plot, CSV)",
@@ -178,7 +183,7 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument(
         "--dpi",
-        type=_dpi,
+        type=parse_dpi,
         default=None,
         help=f"image resolution, {MIN_DPI}..{MAX_DPI} (default 120)",
     )

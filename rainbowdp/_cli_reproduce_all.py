@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ._cli_common import EXIT_OK, emit
 from .exceptions import ParameterError
 
 __all__ = ["EXIT_MISMATCH", "run"]
@@ -46,9 +47,7 @@ def _only(text: str | None) -> list[str] | None:
 def run(args: argparse.Namespace) -> int:
     """Run ``rainbowdp reproduce all`` with the parsed arguments (``output``, ``only``,
     ``dpi``, ``json``); return the exit code."""
-    from .cli import EXIT_OK, _emit
-    from .reproduce import reproduce_all
-    from .reproduce._index import tally
+    from .reproduce import reproduce_all, tally
 
     if args.output is None:
         raise ParameterError(
@@ -70,5 +69,5 @@ def run(args: argparse.Namespace) -> int:
         + (f", {n['failed_targets']} targets FAILED" if n["failed_targets"] else "")
     )
     lines.append(f"wrote {summary.index_markdown} and {summary.index_html}")
-    _emit(summary.to_dict(), args.json, "\n".join(lines))
+    emit(summary.to_dict(), args.json, "\n".join(lines))
     return EXIT_OK if summary.ok else EXIT_MISMATCH

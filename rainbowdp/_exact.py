@@ -32,12 +32,15 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
 
+from ._fused import zero_proved, zero_proved_both
+from ._groups import GROUP_MIN_ARCS, group_arcs
 from ._kernels import (
     EPS_SATURATION,
     directed_divergences,
@@ -302,6 +305,9 @@ def certified_zero(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosur
     2^{k+s} P_b(v)))` proves :math:`P_a(v) \le m_{lo} 2^k P_b(v) \le L P_b(v)`; the scaling
     by :math:`2^s` (s = 600, exact) keeps subnormal probabilities out of the product.
     """
+    fast = zero_proved(p, a, b, enc.m_lo, enc.k)
+    if fast is not None:  # compiled: the same test, rows read once, first failure ends it
+        return fast
     out = np.empty(a.shape[0], dtype=bool)
     for rows, pa, pb in endpoint_rows(p, a, b):
         np.all(_lifted(pa) <= _pred_scaled(pb, enc.m_lo, enc.k), axis=1, out=out[rows])
@@ -389,6 +395,7 @@ def unproven(
     *,
     max_work: int | None = None,
     one_way: bool = False,
+    classes: np.ndarray | Callable[[], np.ndarray] | None = None,
 ) -> Unproven:
     r"""Masks (forward, backward) of the directed edges NOT proved to have :math:`H_L \le \delta`.
 
@@ -399,7 +406,10 @@ def unproven(
     :math:`H_L` exceeds δ. With ``max_work``, when the directed edges that need exact arithmetic
     hold more entries than that (pairs times outputs), none is computed and all of them are
     reported unproven (the answer stays safe; the caller escalates differently, e.g. by mixing or
-    a larger ε). With ``one_way`` (arcs of a directed graph) the backward mask is all False.
+    a larger ε); the work counts one pair per class of equal pairs
+    (:func:`rainbowdp._groups.group_arcs`, ``classes`` its row classes when known), since one
+    exact sum decides the whole class. With ``one_way`` (arcs of a directed graph) the backward
+    mask is all False.
     """
     n_e = edges.shape[0]
     fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=one_way)
@@ -420,16 +430,36 @@ def unproven(
         violated |= bool(sure.any())
         masks.append(bad)
         pending.append((todo[~sure], ca, cb))
-    if max_work is not None and sum(t.size for t, _, _ in pending) * p.shape[1] > max_work:
+    heads = np.concatenate([edges[todo, ca] for todo, ca, _ in pending])
+    tails = np.concatenate([edges[todo, cb] for todo, _, cb in pending])
+    if heads.size == 0:
+        return Unproven(masks[0], masks[1], violated)
+    reps, inverse = _arc_classes(p, heads, tails, classes)  # equal pairs: one exact sum
+    if max_work is not None and reps.size * p.shape[1] > max_work:
         for bad, (todo, _, _) in zip(masks, pending, strict=True):
             bad[todo] = True
         return Unproven(masks[0], masks[1], violated)
     limit = d.numerator << _SCALE
-    for bad, (todo, ca, cb) in zip(masks, pending, strict=True):
-        if todo.size:
-            exact = _exact_pairs(p, edges[todo, ca], edges[todo, cb], enc.lo_num)
-            bad[todo] = np.array([h_int * d.denominator > limit for h_int in exact], dtype=bool)
+    exact = _exact_pairs(p, heads[reps], tails[reps], enc.lo_num)
+    over = np.array([h_int * d.denominator > limit for h_int in exact], dtype=bool)[inverse]
+    n_f = pending[0][0].size
+    masks[0][pending[0][0]] = over[:n_f]
+    masks[1][pending[1][0]] = over[n_f:]
     return Unproven(masks[0], masks[1], violated)
+
+
+def _arc_classes(
+    p: np.ndarray,
+    heads: np.ndarray,
+    tails: np.ndarray,
+    classes: np.ndarray | Callable[[], np.ndarray] | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rainbowdp._groups.group_arcs` from :data:`~rainbowdp._groups.GROUP_MIN_ARCS`
+    arcs on (every arc its own class below)."""
+    if heads.size < GROUP_MIN_ARCS:
+        idx = np.arange(heads.size, dtype=np.intp)
+        return idx, idx
+    return group_arcs(p, heads, tails, classes)
 
 
 def delta_upper(
@@ -440,6 +470,7 @@ def delta_upper(
     bwd: np.ndarray,
     eta: Fraction | None = None,
     h: np.ndarray | None = None,
+    classes: np.ndarray | Callable[[], np.ndarray] | None = None,
 ) -> float:
     r"""A float :math:`\ge \max_{d \sim d'} H_{e^\epsilon}` over both directions of every edge.
 
@@ -452,7 +483,10 @@ def delta_upper(
     :math:`\hat h + \eta` (rounded up) is returned: still an upper bound, at most
     :math:`2\eta` above the exact value. ``eta``, when given, is :func:`float_error` of ``p``
     at ``enc`` computed by the caller (any larger bound is also sound), and ``h``, when
-    given, is ``np.maximum(fwd, bwd)``.
+    given, is ``np.maximum(fwd, bwd)``. Pairs equal up to a permutation of the outputs are
+    one exact sum and count once against :data:`EXACT_WORK`
+    (:func:`rainbowdp._groups.group_arcs`; ``classes``: its row classes, or a function giving
+    them, when known).
     """
     if fwd.size == 0:
         return 0.0
@@ -464,9 +498,10 @@ def delta_upper(
     a, b, _, hb = band_pairs(p, edges, enc, fwd, bwd, floor, h)
     if a.size == 0:
         return 0.0
-    if a.size * p.shape[1] > EXACT_WORK:
+    reps, _ = _arc_classes(p, a, b, classes)
+    if reps.size * p.shape[1] > EXACT_WORK:
         return float_at_least(Fraction(float(hb.max())) + eta)
-    best = max(_exact_pairs(p, a, b, enc.lo_num))
+    best = max(_exact_pairs(p, a[reps], b[reps], enc.lo_num))
     return float_at_least(Fraction(best, 1 << _SCALE))
 
 
@@ -491,10 +526,18 @@ def band_pairs(
     band = np.flatnonzero(h >= floor)
     cut = floor if np.ndim(floor) == 0 else np.asarray(floor)[band]
     heads, tails, which, vals = [], [], [], []
-    for hd, ca, cb in ((fwd, 0, 1), (bwd, 1, 0)):
-        sel = band[hd[band] >= cut]
-        if sel.size:
-            sel = sel[~certified_zero(p, edges[sel, ca], edges[sel, cb], enc)]
+    both = None
+    if band.size > 1:
+        ends = edges if band.size == edges.shape[0] else edges[band]  # (every edge: no copy)
+        both = zero_proved_both(p, ends, enc.m_lo, enc.k)
+    for j, (hd, ca, cb) in enumerate(((fwd, 0, 1), (bwd, 1, 0))):
+        keep = hd[band] >= cut
+        if both is not None:  # compiled: both orders of the band in one read of its rows
+            sel = band[keep & ~both[j]]
+        else:
+            sel = band[keep]
+            if sel.size:
+                sel = sel[~certified_zero(p, edges[sel, ca], edges[sel, cb], enc)]
         heads.append(edges[sel, ca])
         tails.append(edges[sel, cb])
         which.append(sel)

@@ -40,6 +40,10 @@ __all__ = [
     "chord_select",
     "divergences",
     "multi_divergences",
+    "row_hash",
+    "rows_equal",
+    "zero_proved",
+    "zero_proved_both",
 ]
 
 #: Fewer entries than this (edges × outputs, rounded down to whole edges) stay on the numpy
@@ -133,6 +137,56 @@ def multi_divergences(
     else:
         kern.multi(p, e0, e1, np.array(xs), not one_way, out, PREFETCH_AHEAD)
     return True
+
+
+def zero_proved(p: np.ndarray, a: np.ndarray, b: np.ndarray, m: float, k: int) -> np.ndarray | None:
+    r"""Per arc (a[i], b[i]), whether every output w has
+    :math:`2^{600} P_a(w) \le \mathrm{pred}(\mathrm{fl}(m\,2^{600} P_b(w)))` -- the test of
+    :func:`rainbowdp._exact.certified_zero`, with the same one rounded product per entry --
+    in one compiled pass that stops at the first failing output; None where the compiled path
+    does not apply (as :func:`divergences`: numba absent or off, ``k != 0``, too few entries)."""
+    if not _usable(p, a.shape[0], k):
+        return None
+    out = np.empty(a.shape[0], dtype=np.bool_)
+    ia = a if a.dtype == np.intp else a.astype(np.intp)
+    ib = b if b.dtype == np.intp else b.astype(np.intp)
+    _compiled().zero_proved(p, ia, ib, float(m), out, PREFETCH_AHEAD)
+    return out
+
+
+def zero_proved_both(
+    p: np.ndarray, edges: np.ndarray, m: float, k: int
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`zero_proved` of both orders of every edge (u, v), each row read once: masks
+    for (u, v) and for (v, u); None where the compiled path does not apply."""
+    if not _usable(p, edges.shape[0], k):
+        return None
+    e0, e1 = _ends(edges)
+    zf = np.empty(edges.shape[0], dtype=np.bool_)
+    zb = np.empty(edges.shape[0], dtype=np.bool_)
+    _compiled().zero_proved_both(p, e0, e1, float(m), zf, zb, PREFETCH_AHEAD)
+    return zf, zb
+
+
+def row_hash(bits: np.ndarray, mult: np.ndarray) -> np.ndarray | None:
+    """``sum_j bits[i, j] * mult[j]`` modulo 2^64 per row of the uint64 array ``bits`` (N, q)
+    (the row hash of :mod:`rainbowdp._groups`), compiled; None where numba is absent or off
+    or the array is small."""
+    if bits.size < MIN_ELEMENTS or not available():
+        return None
+    out = np.empty(bits.shape[0], dtype=np.uint64)
+    _compiled().row_hash(bits, mult, out)
+    return out
+
+
+def rows_equal(p: np.ndarray, rep: np.ndarray) -> np.ndarray:
+    """Per row i of ``p`` (N, q), whether it equals row ``rep[i]`` entry by entry: compiled
+    where numba is available (no gathered copy), numpy otherwise."""
+    if p.size >= MIN_ELEMENTS and p.dtype == np.float64 and p.flags.c_contiguous and available():
+        out = np.empty(p.shape[0], dtype=np.bool_)
+        _compiled().rows_equal(p, rep.astype(np.intp, copy=False), out)
+        return out
+    return np.all(p == p[rep], axis=1)
 
 
 def chord_select(

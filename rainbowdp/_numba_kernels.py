@@ -15,7 +15,17 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-__all__ = ["chord_keep", "multi", "multi3", "one_way", "two_way"]
+__all__ = [
+    "chord_keep",
+    "multi",
+    "multi3",
+    "one_way",
+    "row_hash",
+    "rows_equal",
+    "two_way",
+    "zero_proved",
+    "zero_proved_both",
+]
 
 
 @intrinsic
@@ -169,3 +179,90 @@ def chord_keep(fa, fb, odd, thr, t, c, margin, keep):  # pragma: no cover - comp
         keep[i] = ok
         kept += ok
     return kept
+
+
+#: The products of :func:`zero_proved` are formed without any fast-math flag: each is one
+#: correctly rounded IEEE product, as in numpy.
+_jit_strict = numba.njit(cache=True, nogil=True, boundscheck=False)
+
+
+@_jit_strict
+def zero_proved(p, e0, e1, m, out, d):  # pragma: no cover - compiled
+    """``out[i]``: every output w of arc i = (e0[i], e1[i]) has
+    ``2^600 P_u(w) <= pred(fl(m 2^600 P_v(w)))``, the test of ``_exact.certified_zero``
+    (scaling by 2^600 is exact for entries below 2).
+
+    For floats a, t >= 0, ``a <= pred(t)`` holds iff ``a < t`` or ``a == 0`` (pred(t) is the
+    largest float below t for t > 0, pred(0) = 0 and pred(inf) is the largest finite float),
+    so an output fails iff ``a > 0`` and ``a >= t``: no ``nextafter`` call, and a loop the
+    compiler vectorises.
+    """
+    q, n = p.shape[1], e0.shape[0]
+    lift = 2.0**600
+    for i in range(n):
+        if i + d < n:  # prefetch the rows of edge i + d, one hint per 64-byte line
+            u = e0[i + d]
+            v = e1[i + d]
+            for w in range(0, q, 8):
+                prefetch(p, u, w)
+                prefetch(p, v, w)
+        u = e0[i]
+        v = e1[i]
+        bad = 0
+        for w in range(q):
+            a = p[u, w] * lift
+            t = (p[v, w] * lift) * m
+            bad += (a > 0.0) & (a >= t)
+        out[i] = bad == 0
+
+
+@_jit_strict
+def zero_proved_both(p, e0, e1, m, zf, zb, d):  # pragma: no cover - compiled
+    """:func:`zero_proved` of both orders of edge i = (e0[i], e1[i]) in one read of its rows:
+    ``zf[i]`` for (u, v), ``zb[i]`` for (v, u)."""
+    q, n = p.shape[1], e0.shape[0]
+    lift = 2.0**600
+    for i in range(n):
+        if i + d < n:  # prefetch the rows of edge i + d, one hint per 64-byte line
+            u = e0[i + d]
+            v = e1[i + d]
+            for w in range(0, q, 8):
+                prefetch(p, u, w)
+                prefetch(p, v, w)
+        u = e0[i]
+        v = e1[i]
+        bad_f = 0
+        bad_b = 0
+        for w in range(q):
+            a = p[u, w] * lift
+            b = p[v, w] * lift
+            bad_f += (a > 0.0) & (a >= b * m)
+            bad_b += (b > 0.0) & (b >= a * m)
+        zf[i] = bad_f == 0
+        zb[i] = bad_b == 0
+
+
+@_jit_strict
+def row_hash(bits, mult, out):  # pragma: no cover - compiled
+    """``out[i] = sum_j bits[i, j] * mult[j]`` modulo 2^64 (unsigned wrap-around)."""
+    n, q = bits.shape
+    for i in range(n):
+        h = numba.uint64(0)
+        for j in range(q):
+            h += bits[i, j] * mult[j]
+        out[i] = h
+
+
+@_jit_strict
+def rows_equal(p, rep, out):  # pragma: no cover - compiled
+    """``out[i]``: row i of ``p`` equals row ``rep[i]`` entry by entry."""
+    n, q = p.shape
+    for i in range(n):
+        r = rep[i]
+        ok = True
+        if r != i:
+            for j in range(q):
+                if p[i, j] != p[r, j]:
+                    ok = False
+                    break
+        out[i] = ok

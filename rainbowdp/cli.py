@@ -67,15 +67,34 @@ command exits with its normal code, printing nothing on standard error.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
 from collections.abc import Sequence
-from fractions import Fraction
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from ._cli_common import (
+    EXIT_BAD_INPUT,
+    EXIT_NOT_PRIVATE,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    IMAGE_SUFFIXES,
+    MAX_DPI,
+    MAX_IMAGE_PIXELS,
+    MIN_DPI,
+    Parser,
+    UsageError,
+    check_output,
+    emit,
+    finite_float,
+    flush_stdout,
+    integer,
+    json_safe,
+    parse_dpi,
+    print_stdout,
+    save_figure,
+)
 from .exceptions import GraphFileError, ParameterError, RainbowDPError
 
 __all__ = [
@@ -90,122 +109,8 @@ __all__ = [
     "main",
 ]
 
-EXIT_OK = 0
-EXIT_NOT_PRIVATE = 1
-EXIT_BAD_INPUT = 2
-EXIT_UNDECIDED = 3
-
-#: Extensions of the image files ``plot`` and ``reproduce`` write.
-IMAGE_SUFFIXES = (".png", ".pdf", ".svg")
 #: Extensions of the files ``design`` writes (node-link JSON).
 DESIGN_SUFFIXES = (".json",)
-#: Accepted range of ``--dpi``.
-MIN_DPI, MAX_DPI = 10, 1200
-#: Largest image, in pixels, that ``plot`` and ``reproduce`` render (about 400 MB of RGBA).
-MAX_IMAGE_PIXELS = 100_000_000
-
-
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # one line, exit code 2 (handled in main)
-        raise _UsageError(f"{self.prog}: error: {' '.join(message.split())}")
-
-
-# ---------------------------------------------------------------------------------- output
-def _silence_stdout() -> None:
-    """After a broken pipe: send what is left of standard output to the null device.
-
-    This is the recipe of Python's documentation (``signal`` module, note on SIGPIPE): the
-    interpreter's final flush then succeeds instead of printing an error.
-    """
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass  # not a real file (e.g. captured): _print and _flush_stdout keep absorbing errors
-    finally:
-        os.close(devnull)
-
-
-def _print(text: str = "") -> None:
-    """Print to standard output; a reader that went away is not an error (see module notes)."""
-    try:
-        print(text)
-    except BrokenPipeError:
-        _silence_stdout()
-
-
-def _flush_stdout() -> None:
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-
-
-def _json_safe(x: Any) -> Any:
-    """``x`` with JSON types only; non-finite numbers become ``None`` (null)."""
-    if isinstance(x, dict):
-        return {str(k): _json_safe(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_json_safe(y) for y in x]
-    if hasattr(x, "item") and not isinstance(x, str | bytes):  # numpy scalars
-        x = x.item()
-    if isinstance(x, bool) or x is None or isinstance(x, str | int):
-        return x
-    if isinstance(x, float | Fraction):
-        v = float(x)
-        return v if math.isfinite(v) else None
-    raise TypeError(f"cannot write {x!r} of type {type(x).__name__} as JSON")
-
-
-def _emit(obj: dict, as_json: bool, text: str) -> None:
-    _print(json.dumps(_json_safe(obj), allow_nan=False) if as_json else text)
-
-
-# ---------------------------------------------------------------------------------- checks
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return a.resolve() == b.resolve()
-
-
-def _check_output(
-    output: str, suffixes: tuple[str, ...], inputs: Sequence[str | None], what: str
-) -> Path:
-    """Refuse an output path with another extension, a directory, or one of the inputs."""
-    p = Path(output)
-    if p.suffix.lower() not in suffixes:
-        allowed = " or ".join(
-            [", ".join(suffixes[:-1]), suffixes[-1]] if suffixes[:-1] else suffixes
-        )
-        raise ParameterError(
-            f"`-o/--output` must end in {allowed} ({what}), got output={output!r}."
-        )
-    if p.is_dir():
-        raise ParameterError(
-            f"`-o/--output` must be a file, got output={output!r}, which is a directory."
-        )
-    for src in inputs:
-        if src is not None and _same_file(p, Path(src)):
-            raise ParameterError(
-                f"`-o/--output` must not overwrite the input file {src!r}, got output={output!r}."
-            )
-    return p
-
-
-def _save_figure(fig: Any, output: Path, dpi: int) -> None:
-    width, height = fig.get_size_inches()
-    pixels = width * dpi * height * dpi
-    if pixels > MAX_IMAGE_PIXELS:
-        raise ParameterError(
-            f"`--dpi` gives an image of {width * dpi:.0f} x {height * dpi:.0f} pixels, more than "
-            f"the limit of {MAX_IMAGE_PIXELS} pixels; got dpi={dpi}."
-        )
-    fig.savefig(output, dpi=dpi, bbox_inches="tight")
 
 
 # ---------------------------------------------------------------------------------- verify
@@ -249,7 +154,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         out["certificate"] = str(cert.verdict.value)
         out["certificate_delta_bounds"] = [cert.delta_lower, cert.delta_upper]
         text += f"\nexact rational certificate: {cert}"
-    _emit(out, args.json, text)
+    emit(out, args.json, text)
     return code
 
 
@@ -330,10 +235,10 @@ def _family_result(M: Any, info: dict, output: Any, args: argparse.Namespace, te
             M.graph,
             output,
             mechanism=M,
-            metadata={"design": _json_safe({k: v for k, v in info.items() if k != "output"})},
+            metadata={"design": json_safe({k: v for k, v in info.items() if k != "output"})},
         )
         text += f"\nwrote {args.output}"
-    _emit(info, args.json, text)
+    emit(info, args.json, text)
     return EXIT_OK
 
 
@@ -351,7 +256,7 @@ def _design_count(args: argparse.Namespace) -> int:
                 f"`{flag}` does not apply with --family count, got {flag} {value}."
             )
     output = (
-        _check_output(args.output, DESIGN_SUFFIXES, [], "a node-link JSON file")
+        check_output(args.output, DESIGN_SUFFIXES, [], "a node-link JSON file")
         if args.output
         else None
     )
@@ -421,7 +326,7 @@ def _design_modulo(args: argparse.Namespace) -> int:
     if args.n is None:
         raise ParameterError("`--n` is required with --family modulo (query values 0..n).")
     output = (
-        _check_output(args.output, DESIGN_SUFFIXES, [], "a node-link JSON file")
+        check_output(args.output, DESIGN_SUFFIXES, [], "a node-link JSON file")
         if args.output
         else None
     )
@@ -495,7 +400,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
             f"`--boundary` applies to --method closed-form only, got --boundary {args.boundary} "
             f"with --method {method} (use --fixed to keep rows fixed in an LP/MILP design)."
         )
-    output = _check_output(
+    output = check_output(
         args.output,
         DESIGN_SUFFIXES,
         [args.graph, args.boundary, args.fixed],
@@ -557,7 +462,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
         output,
         mechanism=M,
         metadata={
-            "design": _json_safe({k: v for k, v in info.items() if k != "output"}),
+            "design": json_safe({k: v for k, v in info.items() if k != "output"}),
             "expected": {"epsilon": args.epsilon, "delta": args.delta, "private": rep.is_private},
         },
     )
@@ -571,7 +476,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
             f"; utility {info['objective']:.6g} ({info['status']}, {info['solver']}, "
             f"{info['build_seconds'] + info['solve_seconds']:.2f} s)"
         )
-    _emit(info, args.json, text)
+    emit(info, args.json, text)
     return EXIT_OK
 
 
@@ -580,13 +485,13 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     from .io import load
     from .plot import draw_rainbow_graph
 
-    output = _check_output(args.output, IMAGE_SUFFIXES, [args.graph], "an image file")
+    output = check_output(args.output, IMAGE_SUFFIXES, [args.graph], "an image file")
     G, M = load(args.graph)
     fig = draw_rainbow_graph(
         G, M, layout=args.layout, labels=args.labels, rainbows=args.rainbows, mode=args.mode
     )
-    _save_figure(fig, output, args.dpi)
-    _print(f"wrote {args.output}")
+    save_figure(fig, output, args.dpi)
+    print_stdout(f"wrote {args.output}")
     return EXIT_OK
 
 
@@ -602,12 +507,10 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         raise ParameterError(
             f"`--only` applies to `reproduce all` only, got --only {args.only} with {args.figure}."
         )
-    output = (
-        _check_output(args.output, IMAGE_SUFFIXES, [], "an image file") if args.output else None
-    )
+    output = check_output(args.output, IMAGE_SUFFIXES, [], "an image file") if args.output else None
     result = _reproducible()[args.figure][1]()
     if output is not None:
-        _save_figure(result.figure, output, args.dpi)
+        save_figure(result.figure, output, args.dpi)
     if isinstance(result, reproduce.LineFigure):
         wrote = f"; wrote {args.output}" if args.output else ""
         data = {
@@ -615,12 +518,12 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
             "tau": [int(t) for t in result.tau],
             "output": str(args.output) if args.output else None,
         }
-        _emit(data, args.json, f"{args.figure}: tau = {tuple(data['tau'])}{wrote}")
+        emit(data, args.json, f"{args.figure}: tau = {tuple(data['tau'])}{wrote}")
         return EXIT_OK
     if isinstance(result, reproduce.CurveFigure):
         data = {"figure": args.figure, **result.to_dict()}
         data["output"] = str(args.output) if args.output else None
-        _emit(data, args.json, _curve_text(result, args.figure, args.output))
+        emit(data, args.json, _curve_text(result, args.figure, args.output))
         return EXIT_OK
     data = {
         "figure": args.figure,
@@ -639,7 +542,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         lines.append(f"  matches the printed values: {result.matches_paper}")
     if args.output:
         lines.append(f"wrote {args.output}")
-    _emit(data, args.json, "\n".join(lines))
+    emit(data, args.json, "\n".join(lines))
     return EXIT_OK
 
 
@@ -735,7 +638,7 @@ def _cmd_families(args: argparse.Namespace) -> int:
                 )
         listing = [{"name": k, "summary": v.summary} for k, v in sorted(noise.FAMILIES.items())]
         width = max(len(item["name"]) for item in listing)
-        _emit(
+        emit(
             {"families": listing},
             args.json,
             "\n".join(f"{item['name']:<{width}}  {item['summary']}" for item in listing),
@@ -821,7 +724,7 @@ def _cmd_families(args: argparse.Namespace) -> int:
         f"exact   {shown}: {exact:.6g}  ({how} of the finite mechanism)\n"
         f"holds_on: {holds}"
     )
-    _emit(out, args.json, text)
+    emit(out, args.json, text)
     return EXIT_OK
 
 
@@ -838,11 +741,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             "which is a file."
         )
     src = graphs_dir()
-    _print(
+    print_stdout(
         "rainbowdp demo: exact (epsilon, delta)-DP verification of the bundled graphs"
         + (f" ({src})" if src else " (built in memory)")
     )
-    _print(
+    print_stdout(
         f"{'graph':<22}{'nodes':>6}{'edges':>6}{'|V|':>5}  {'(eps, delta)':<16}"
         f"{'verdict':<12}{'delta needed':>13}{'eps needed':>11}  as expected"
     )
@@ -857,7 +760,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         same = rep.is_private == ex.private
         ok &= same
         pair = f"({ex.epsilon:.3f}, {ex.delta:g})"
-        _print(
+        print_stdout(
             f"{ex.name:<22}{G.n_nodes:>6}{G.n_edges:>6}{G.n_outputs:>5}  {pair:<16}"
             f"{'private' if rep.is_private else 'NOT private':<12}"
             f"{rep.delta_required:>13.4g}{eps:>11.4f}  {'yes' if same else 'NO'}"
@@ -880,7 +783,7 @@ def _demo_design(out_dir: Path) -> None:
     M = optimal_mechanism(G, epsilon=eps, delta=delta, boundary=boundary, order="outputs")
     rep = verify(M, epsilon=eps, delta=delta)
     top = M.in_rainbow_order()[:, 0]
-    _print(
+    print_stdout(
         f"\noptimal ({eps:g}, {delta:g})-DP mechanism on three_colour (Gu et al., Thm 2) with a "
         f"homogeneous boundary (0.5, 0.3, 0.2):\n  P[top colour] ranges "
         f"{top.min():.3f}..{top.max():.3f} (boundary 0.5); re-verified: "
@@ -890,51 +793,10 @@ def _demo_design(out_dir: Path) -> None:
     fig = draw_rainbow_graph(G, M)
     path = out_dir / "three_colour_optimal.png"
     fig.savefig(path, dpi=120, bbox_inches="tight")
-    _print(f"  drawing: {path}")
+    print_stdout(f"  drawing: {path}")
 
 
 # ---------------------------------------------------------------------------------- parser
-def _finite_float(name: str, *, positive: bool = False):
-    """argparse type: a finite float (``inf``, ``nan`` and ``1e400`` are refused)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
-        if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(
-                f"{name} must be a finite number, got {text!r} (read as {value})"
-            )
-        if positive and value <= 0:
-            raise argparse.ArgumentTypeError(f"{name} must be > 0, got {text!r}")
-        return value
-
-    return parse
-
-
-def _int(name: str):
-    """argparse type: an integer."""
-
-    def parse(text: str) -> int:
-        try:
-            return int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-
-    return parse
-
-
-def _dpi(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--dpi must be an integer, got {text!r}") from None
-    if not MIN_DPI <= value <= MAX_DPI:
-        raise argparse.ArgumentTypeError(f"--dpi must be in [{MIN_DPI}, {MAX_DPI}], got {text!r}")
-    return value
-
-
 def _version() -> str:
     from importlib import metadata
 
@@ -946,15 +808,15 @@ def _version() -> str:
         return __version__
 
 
-def _parser() -> _Parser:
-    p = _Parser(
+def _parser() -> Parser:
+    p = Parser(
         prog="rainbowdp",
         description="Design and verify differentially private mechanisms on rainbow graphs.",
         epilog="Exit codes: 0 success (verify: private), 1 not private, 2 bad input, "
         "3 verify --certify: undecided.",
     )
     p.add_argument("--version", action="version", version=f"rainbowdp {_version()}")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     d = sub.add_parser("demo", help="verify the bundled graphs and design an optimal mechanism")
     d.add_argument(
@@ -966,8 +828,8 @@ def _parser() -> _Parser:
 
     v = sub.add_parser("verify", help="check (epsilon, delta)-DP of a graph file's mechanism")
     v.add_argument("graph", help="node-link JSON or GraphML file with a 'mechanism' attribute")
-    v.add_argument("--epsilon", type=_finite_float("--epsilon"), required=True)
-    v.add_argument("--delta", type=_finite_float("--delta"), default=0.0)
+    v.add_argument("--epsilon", type=finite_float("--epsilon"), required=True)
+    v.add_argument("--delta", type=finite_float("--delta"), default=0.0)
     v.add_argument(
         "--certify",
         action="store_true",
@@ -990,8 +852,8 @@ def _parser() -> _Parser:
         help="closed-form (Gu et al. Thm 2, needs --boundary), lp ((eps, delta)-DP) "
         "or milp (probabilistic DP); default closed-form with --boundary, else lp",
     )
-    g.add_argument("--epsilon", type=_finite_float("--epsilon"), required=True)
-    g.add_argument("--delta", type=_finite_float("--delta"), default=0.0)
+    g.add_argument("--epsilon", type=finite_float("--epsilon"), required=True)
+    g.add_argument("--delta", type=finite_float("--delta"), default=0.0)
     g.add_argument(
         "--boundary",
         help="closed-form only. JSON: {'order': 'outputs'|'rainbow', 'rainbows': "
@@ -1012,7 +874,7 @@ def _parser() -> _Parser:
     g.add_argument("--solver", choices=["highs", "cbc"], default=None, help="lp/milp only")
     g.add_argument(
         "--time-limit",
-        type=_finite_float("--time-limit", positive=True),
+        type=finite_float("--time-limit", positive=True),
         default=None,
         help="lp/milp only: seconds",
     )
@@ -1032,7 +894,7 @@ def _parser() -> _Parser:
     g.add_argument("--D", type=int, default=None, help="--family count: noise support [-D, D]")
     g.add_argument(
         "--eta",
-        type=_finite_float("--eta"),
+        type=finite_float("--eta"),
         default=None,
         help="--family count: probability of the true count (default: the largest eta whose "
         "exact-delta-optimal law meets --delta)",
@@ -1067,7 +929,7 @@ def _parser() -> _Parser:
     pl.add_argument("graph")
     pl.add_argument("-o", "--output", required=True, help="image file (.png, .pdf or .svg)")
     pl.add_argument(
-        "--dpi", type=_dpi, default=120, help=f"resolution, {MIN_DPI}..{MAX_DPI} (default 120)"
+        "--dpi", type=parse_dpi, default=120, help=f"resolution, {MIN_DPI}..{MAX_DPI} (default 120)"
     )
     pl.add_argument(
         "--layout",
@@ -1127,7 +989,7 @@ def _parser() -> _Parser:
         "abs-example2, abs-example3)",
     )
     r.add_argument(
-        "--dpi", type=_dpi, default=120, help=f"resolution, {MIN_DPI}..{MAX_DPI} (default 120)"
+        "--dpi", type=parse_dpi, default=120, help=f"resolution, {MIN_DPI}..{MAX_DPI} (default 120)"
     )
     r.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     r.set_defaults(func=_cmd_reproduce)
@@ -1138,10 +1000,10 @@ def _parser() -> _Parser:
         "exact one",
     )
     fa.add_argument("name", nargs="?", default=None, help="a family (omit to list them)")
-    fa.add_argument("--n", type=_int("--n"), default=None, help="size of the default graph")
+    fa.add_argument("--n", type=integer("--n"), default=None, help="size of the default graph")
     fa.add_argument(
         "--epsilon",
-        type=_finite_float("--epsilon"),
+        type=finite_float("--epsilon"),
         default=None,
         help="the family's epsilon (discrete_gaussian: the epsilon at which delta is compared)",
     )
@@ -1152,7 +1014,7 @@ def _parser() -> _Parser:
         help="additive families only (default clamped)",
     )
     fa.add_argument(
-        "--sigma", type=_finite_float("--sigma"), default=None, help="discrete_gaussian only"
+        "--sigma", type=finite_float("--sigma"), default=None, help="discrete_gaussian only"
     )
     fa.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     fa.set_defaults(func=_cmd_families)
@@ -1186,16 +1048,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help and --version print and exit successfully
-            _flush_stdout()
+            flush_stdout()
             return exc.code if isinstance(exc.code, int) else EXIT_OK
         code = int(args.func(args))
-    except _UsageError as exc:
+    except UsageError as exc:
         _error(str(exc))
         return EXIT_BAD_INPUT
     except (RainbowDPError, OSError) as exc:
         _error(f"rainbowdp: error: {_one_line(exc)}")
         return EXIT_BAD_INPUT
-    _flush_stdout()
+    flush_stdout()
     return code
 
 

@@ -25,6 +25,8 @@ Warnings::
 
     PermutedBoundaryWarning  (a UserWarning)  a boundary given without ``order`` that looks
                                                written in rainbow order
+    NotExactWarning          (a UserWarning)  a privacy number is a proved upper bound, not the
+                                               exact value (exact work over budget)
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ __all__ = [
     "InvalidMechanismError",
     "InvalidMorphismError",
     "NoOptimalMechanismError",
+    "NotExactWarning",
     "NotPrivateError",
     "ParameterError",
     "ParameterTypeError",
@@ -111,4 +114,15 @@ class PermutedBoundaryWarning(UserWarning):
     different vectors in their own preference orders, and that row read in rainbow order would
     dominate both (``docs/conventions.md`` states the rule). Pass ``order="outputs"`` or
     ``order="rainbow"`` to say which order the rows follow.
+    """
+
+
+class NotExactWarning(UserWarning):
+    """A reported privacy number is a proved upper bound rather than the exact value.
+
+    Emitted by :func:`rainbowdp.epsilon_for_delta` when more near-tied ordered edges remain
+    than its exact-work budget allows (pairs that are equal up to a permutation of the outputs
+    count once): the ε returned still makes the mechanism (ε, δ)-DP, proved, but may exceed
+    the exact smallest ε by more than the documented :math:`10^{-10}` relative. Turn it into an
+    error with ``warnings.simplefilter("error", NotExactWarning)``.
     """

@@ -36,6 +36,7 @@ References
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Set
 from functools import cached_property
@@ -45,6 +46,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from ._validation import check_int
 from .exceptions import InvalidGraphError, ParameterError, ParameterTypeError
 
 __all__ = ["RainbowGraph", "check_graph", "require_undirected"]
@@ -181,6 +183,16 @@ def _default_loss(output: Any, answer: Any) -> float:
     ):
         return abs(float(output) - float(answer))
     return 0.0 if output == answer else 1.0
+
+
+def _numeric_outputs(outputs: Any) -> tuple:
+    outs = _check_outputs(outputs)
+    for o in outs:
+        if isinstance(o, bool) or not isinstance(o, numbers.Real) or not np.isfinite(o):
+            raise ParameterTypeError(
+                f"`outputs` must be finite real numbers, got {o!r} in outputs={outputs!r}."
+            )
+    return outs
 
 
 def check_graph(value: Any, name: str = "graph") -> RainbowGraph:
@@ -678,22 +690,39 @@ class RainbowGraph:
         h.graph["outputs"] = list(outs)
         return cls(h, outs, answers=answers)
 
-    # ------------------------------------------------------------------ builders (aliases)
+    # ------------------------------------------------------------------ builders
+    # The graphs of :mod:`rainbowdp.builders`, which documents them: each function there is the
+    # classmethod of the same name.
     @classmethod
     def line(cls, rainbow: Sequence[Hashable], n: int) -> RainbowGraph:
-        """Alias of :func:`rainbowdp.builders.line`."""
-        from . import builders
-
-        return builders.line(rainbow, n)
+        """Same as :func:`rainbowdp.builders.line` (documented there)."""
+        outs = _check_outputs(rainbow, "rainbow")
+        n = check_int(n, "n", minimum=0)
+        edges = np.column_stack([np.arange(n), np.arange(1, n + 1)])
+        return RainbowGraph.from_edges(
+            edges,
+            outputs=outs,
+            rainbow_table=np.arange(len(outs), dtype=np.intp)[None, :],
+            rainbow_ids=np.zeros(n + 1, dtype=np.intp),
+            boundary=[0],
+        )
 
     @classmethod
     def cycle(
         cls, rainbows: Sequence[Sequence[Hashable]], *, outputs: Sequence[Hashable] | None = None
     ) -> RainbowGraph:
-        """Alias of :func:`rainbowdp.builders.cycle`."""
-        from . import builders
-
-        return builders.cycle(rainbows, outputs=outputs)
+        """Same as :func:`rainbowdp.builders.cycle` (documented there)."""
+        rainbows = _ordered_sequence(rainbows, "rainbows", "rainbows", "node i gets rainbows[i]")
+        for i, r in enumerate(rainbows):
+            _check_rainbow_sequence(r, i, f"rainbows[{i}]={r!r}")
+        rainbows = [tuple(r) for r in rainbows]
+        if len(rainbows) < 3:
+            raise InvalidGraphError(
+                f"`rainbows` must give at least 3 nodes for a simple cycle, got {len(rainbows)}."
+            )
+        g = nx.cycle_graph(len(rainbows))
+        nx.set_node_attributes(g, dict(enumerate(rainbows)), "rainbow")
+        return RainbowGraph(g, outputs if outputs is not None else rainbows[0])
 
     @classmethod
     def circulant(
@@ -704,17 +733,78 @@ class RainbowGraph:
         distortion: Sequence[float] | None = None,
         directed: bool = False,
     ) -> RainbowGraph:
-        """Alias of :func:`rainbowdp.builders.circulant`."""
-        from . import builders
-
-        return builders.circulant(n, distances, distortion=distortion, directed=directed)
+        """Same as :func:`rainbowdp.builders.circulant` (documented there)."""
+        n = check_int(n, "n", minimum=1)
+        if isinstance(distances, str | bytes) or not isinstance(distances, Iterable):
+            raise ParameterTypeError(
+                f"`distances` must be an iterable of integers, got {distances!r}."
+            )
+        mus = sorted({check_int(mu, "distances", minimum=1, maximum=n) for mu in distances})
+        if not mus:
+            raise InvalidGraphError("`distances` must contain at least one shift, got none.")
+        if not isinstance(directed, bool):
+            raise ParameterTypeError(f"`directed` must be a bool, got directed={directed!r}.")
+        size = n + 1
+        if distortion is None:
+            rho = np.arange(size, dtype=float)
+        else:
+            rho = _regular_array(distortion, "distortion")
+            if rho.dtype.kind not in "iuf":
+                raise ParameterTypeError(
+                    f"`distortion` must hold real numbers, got dtype {rho.dtype}: "
+                    f"distortion={distortion!r}."
+                )
+            rho = rho.astype(float)
+        if rho.shape != (size,) or not np.all(np.isfinite(rho)):
+            raise ParameterError(
+                f"`distortion` must hold {size} finite numbers, got {distortion!r}."
+            )
+        eta_order = np.lexsort((np.arange(size), rho))  # by distortion, ties by eta
+        q = np.arange(size)
+        u = np.concatenate([q for _ in mus])
+        v = np.concatenate([(q - mu) % size for mu in mus])
+        arcs = np.column_stack([u, v])
+        if directed:
+            e = arcs  # distinct: (q, q - mu) determines mu
+        else:  # mu and n + 1 - mu give the same undirected edges
+            e = np.unique(np.sort(arcs, axis=1), axis=0)
+        order = (q[:, None] + eta_order[None, :]) % size
+        table, ids = np.unique(order, axis=0, return_inverse=True)
+        return RainbowGraph.from_edges(
+            e,
+            outputs=tuple(range(size)),
+            rainbow_table=table.astype(np.intp),
+            rainbow_ids=ids.astype(np.intp).ravel(),
+            answers=list(range(size)),
+            directed=directed,
+        )
 
     @classmethod
-    def count_path(cls, n: int, *, outputs: Sequence[float] | None = None) -> RainbowGraph:
-        """Alias of :func:`rainbowdp.builders.count_path`."""
-        from . import builders
-
-        return builders.count_path(n, outputs=outputs)
+    def count_path(
+        cls, n: int, *, outputs: Sequence[float] | None = None, start: int = 0
+    ) -> RainbowGraph:
+        """Same as :func:`rainbowdp.builders.count_path` (documented there)."""
+        start = check_int(start, "start", minimum=0)
+        n = check_int(n, "n", minimum=start + 1)
+        outs = tuple(range(n + 1)) if outputs is None else _numeric_outputs(outputs)
+        v = np.asarray(outs, dtype=np.float64)
+        counts = np.arange(start, n + 1, dtype=np.float64)
+        # the rainbow of m depends on m only through its position among the outputs: every count
+        # beyond the outputs' range has the rainbow of the nearest end
+        key = np.clip(counts, v.min(), v.max())
+        uniq, ids = np.unique(key, return_inverse=True)
+        order = np.argsort(np.abs(v[None, :] - uniq[:, None]), axis=1, kind="stable")
+        table, tid = np.unique(order, axis=0, return_inverse=True)
+        k = n - start
+        edges = np.column_stack([np.arange(k), np.arange(1, k + 1)])
+        return RainbowGraph.from_edges(
+            edges,
+            outputs=outs,
+            rainbow_table=table.astype(np.intp),
+            rainbow_ids=tid.ravel()[ids].astype(np.intp),
+            nodes=None if start == 0 else range(start, n + 1),
+            answers=range(start, n + 1),
+        )
 
     @classmethod
     def from_records(
@@ -728,18 +818,50 @@ class RainbowGraph:
         multiset: bool = True,
         loss: Loss | None = None,
     ) -> RainbowGraph:
-        """Alias of :func:`rainbowdp.builders.from_records`."""
-        from . import builders
-
-        return builders.from_records(
+        """Same as :func:`rainbowdp.builders.from_records` (documented there)."""
+        recs = _ordered_sequence(
             universe,
-            size=size,
-            query=query,
-            outputs=outputs,
-            relation=relation,
-            multiset=multiset,
-            loss=loss,
+            "universe",
+            "records",
+            "the order of the records fixes the node labels; pass e.g. sorted(universe)",
         )
+        if not recs:
+            raise InvalidGraphError("`universe` must contain at least one record, got none.")
+        if len(set(recs)) != len(recs):
+            raise InvalidGraphError(f"`universe` must not repeat a record, got {recs!r}.")
+        if relation not in ("add_remove", "replace_one", "add_only"):
+            raise ParameterError(
+                "`relation` must be 'add_remove', 'replace_one' or 'add_only', got "
+                f"relation={relation!r}."
+            )
+        size = check_int(size, "size", minimum=1 if relation == "replace_one" else 0)
+        if not callable(query):
+            raise ParameterTypeError(f"`query` must be callable, got query={query!r}.")
+        rank = {r: i for i, r in enumerate(recs)}
+        combos = itertools.combinations_with_replacement if multiset else itertools.combinations
+
+        def canon(ds: Iterable[Hashable]) -> tuple:
+            return tuple(sorted(ds, key=rank.__getitem__))
+
+        sizes = [size] if relation == "replace_one" else range(size + 1)
+        g = nx.DiGraph() if relation == "add_only" else nx.Graph()
+        for k in sizes:
+            g.add_nodes_from(combos(recs, k))
+        for ds in list(g.nodes):
+            if relation != "replace_one":
+                if len(ds) < size:
+                    for r in recs:
+                        other = canon((*ds, r))
+                        if other in g:
+                            g.add_edge(ds, other)
+            else:
+                for i in range(len(ds)):
+                    rest = ds[:i] + ds[i + 1 :]
+                    for r in recs:
+                        other = canon((*rest, r))
+                        if other != ds and other in g:
+                            g.add_edge(ds, other)
+        return RainbowGraph.from_query(g, outputs, answer=query, loss=loss)
 
     # ------------------------------------------------------------------ basic properties
     @property

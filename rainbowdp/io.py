@@ -93,7 +93,8 @@ def _jsonable(x: Any) -> Any:
     raise ParameterTypeError(f"value {x!r} of type {type(x).__name__} cannot be written to JSON")
 
 
-def _check_path(path: Any, name: str = "path") -> Path:
+def check_path(path: Any, name: str = "path") -> Path:
+    """``path`` as a :class:`~pathlib.Path`: a non-empty str or os.PathLike (not bytes)."""
     if isinstance(path, bytes) or not isinstance(path, str | os.PathLike):
         raise ParameterTypeError(f"`{name}` must be a str or os.PathLike, got {name}={path!r}.")
     if str(path) == "":
@@ -105,7 +106,7 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _read_bytes(path: Path, what: str = "graph file") -> bytes:
+def read_bytes(path: Path, what: str = "graph file") -> bytes:
     """The bytes of ``path``, refusing files larger than :data:`MAX_FILE_BYTES`.
 
     The size of a regular file is checked before reading; anything else (a pipe, a device) is
@@ -148,7 +149,7 @@ def _read_json(path: Path, what: str = "graph file", *, unique_keys: bool = Fals
     """Parse a JSON file; ``unique_keys`` refuses an object that repeats a key (JSON parsers
     otherwise keep the last value silently)."""
     where = str(path)
-    data = _read_bytes(path, what)
+    data = read_bytes(path, what)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -265,7 +266,7 @@ def _parse_graphml(path: Path) -> nx.Graph:
     from networkx.readwrite.graphml import GraphMLReader
 
     where = str(path)
-    data = _read_bytes(path)
+    data = read_bytes(path)
     try:
         graphs = list(GraphMLReader()(string=data))
     except KeyError as exc:
@@ -309,7 +310,7 @@ def _parse_graphml(path: Path) -> nx.Graph:
 
 
 def _read_nx(path: Any) -> tuple[nx.Graph, Path]:
-    p = _check_path(path)
+    p = check_path(path)
     if p.suffix.lower() in _GRAPHML_SUFFIXES:
         return _parse_graphml(p), p
     return _parse_node_link(_read_json(p), p), p
@@ -390,7 +391,7 @@ def load(path: str | os.PathLike) -> tuple[RainbowGraph, Mechanism | None]:
     ParameterTypeError
         If ``path`` is not a str or path-like object.
     """
-    p = _check_path(path)
+    p = check_path(path)
     try:
         g, _ = _read_nx(p)
         return _build(g, p)
@@ -447,7 +448,7 @@ def _check_metadata(metadata: Any) -> dict:
     return dict(metadata)
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same directory.
 
     The temporary file is created with mode ``0o666``, so the umask applies as for any new file
@@ -532,7 +533,7 @@ def save_graph(
     existing file keeps its permission bits (see the module notes).
     """
     check_graph(graph, "graph")
-    p = _check_path(path)
+    p = check_path(path)
     if p.suffix.lower() in _GRAPHML_SUFFIXES:
         raise ParameterError(
             f"`path` must not end in {p.suffix!r}: save_graph writes node-link JSON, and such a "
@@ -590,7 +591,7 @@ def save_graph(
             f"the graph cannot be written as JSON: {exc} (JSON has no NaN or infinity; "
             "check `metadata` and the graph's attributes)."
         ) from None
-    _write_atomic(p, text + "\n")
+    write_atomic(p, text + "\n")
     return p
 
 
@@ -641,7 +642,7 @@ def load_assignment(
         distribution that is not a list of numbers (named), or, in a ``"rainbow"`` file, not
         of length q.
     """
-    p = _check_path(path)
+    p = check_path(path)
     check_graph(graph, "graph")
     if (
         not isinstance(kinds, tuple | list)

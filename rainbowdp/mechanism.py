@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Literal
 
 import numpy as np
@@ -148,7 +148,7 @@ class Mechanism:
     [[0.6, 0.4], [0.4, 0.6], [0.4, 0.6]]
     """
 
-    __slots__ = ("_graph", "_irregular", "_p", "_smax")
+    __slots__ = ("_graph", "_memos", "_p", "_smax")
 
     def __init__(
         self,
@@ -228,7 +228,7 @@ class Mechanism:
         self._graph = graph
         self._p = arr
         self._smax: float | None = float(sums.max()) if sums.size else None
-        self._irregular: np.ndarray | None = None
+        self._memos: dict[str, Any] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         """The graph and the rows only: the remembered row sum and irregular rows are derived
@@ -245,7 +245,7 @@ class Mechanism:
         self._graph = slots["_graph"]
         self._p = p
         self._smax = None
-        self._irregular = None
+        self._memos = {}
 
     @classmethod
     def _from_valid(cls, graph: RainbowGraph, probabilities: np.ndarray) -> Mechanism:
@@ -267,7 +267,7 @@ class Mechanism:
         obj._graph = graph
         obj._p = p
         obj._smax = None
-        obj._irregular = None
+        obj._memos = {}
         return obj
 
     @classmethod
@@ -314,13 +314,12 @@ class Mechanism:
             self._smax = float(self._p.sum(axis=1).max())
         return self._smax
 
-    def _irregular_rows(self) -> np.ndarray:
-        """:func:`rainbowdp._exact.irregular_rows` of the probabilities (remembered)."""
-        if self._irregular is None:
-            from ._exact import irregular_rows
-
-            self._irregular = irregular_rows(self._p)
-        return self._irregular
+    def _memo(self, name: str, compute: Callable[[np.ndarray], Any]) -> Any:
+        """``compute(probabilities)``, remembered under ``name``: a value derived from the rows
+        alone (the verifier keeps its irregular rows and row classes here), computed once."""
+        if name not in self._memos:
+            self._memos[name] = compute(self._p)
+        return self._memos[name]
 
     def in_rainbow_order(self) -> np.ndarray:
         r"""(N, q) array :math:`\vec{\mathcal M}(d)_k = \mathbb P[\mathcal M(d) = f(d)_k]`."""

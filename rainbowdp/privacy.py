@@ -40,7 +40,8 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -72,6 +73,7 @@ from ._exact import (
     pdp_leakage_upper,
     unproven,
 )
+from ._groups import GROUP_MIN_ARCS, group_arcs, row_classes
 from ._kernels import (
     EPS_SATURATION,
     directed_divergences,
@@ -88,7 +90,7 @@ from ._validation import (
     check_probability_vector,
     real_array,
 )
-from .exceptions import ParameterError, ParameterTypeError
+from .exceptions import NotExactWarning, ParameterError, ParameterTypeError
 from .mechanism import Mechanism, check_mechanism
 
 __all__ = [
@@ -354,7 +356,7 @@ def verify(
     if bwd[w] > fwd[w]:
         u, v = v, u
     eta = float_error_of(m._row_sum_max(), g.n_outputs, enc)
-    worst = delta_upper(p, edges, enc, fwd, bwd, eta, edge_deltas)
+    worst = delta_upper(p, edges, enc, fwd, bwd, eta, edge_deltas, _classes_of(m))
     # S* = {v : P_u(v) > e^eps P_v(v)}, decided exactly (float only inside a 2^-190 window)
     yes, no = compare_exp(p[u], p[v], enc)
     s_mask = yes | (~no & (p[u] > scaled_product(p[v], enc.m, enc.k)))
@@ -371,6 +373,12 @@ def verify(
         tolerance=slack,
         n_violations=n_viol,
     )
+
+
+def _classes_of(m: Mechanism) -> Callable[[], np.ndarray]:
+    """The row classes of ``m`` (:func:`rainbowdp._groups.row_classes`) as a function that
+    computes them on first use and remembers them on the mechanism."""
+    return lambda: m._memo("row_classes", row_classes)
 
 
 def privacy_profile(
@@ -451,12 +459,26 @@ def _profile_core(
     Many ε on many edges are answered in one pass over the edges
     (:func:`rainbowdp._profile.profile_one_pass`), a few by one pass per ε; both give
     :func:`~rainbowdp._exact.delta_upper` of all edges at each ε. ``mechanism`` (whose rows
-    are ``p``) lends its remembered row sum and irregular rows."""
+    are ``p``) lends its remembered row sum, irregular rows and row classes.
+
+    For more than one ε the ordered edges are first grouped into classes of equal pairs
+    (:func:`_distinct_arcs`), and the representatives are used when they are fewer than the
+    edges (the mechanisms users build: every edge ties): δ(ε) is a maximum of a function of
+    the pair alone, so the values are the same."""
+    if eps.size > 1 and edges.shape[0] >= GROUP_MIN_ARCS:
+        arcs = _distinct_arcs(
+            p, edges, one_way, None if mechanism is None else _classes_of(mechanism)
+        )
+        if arcs.shape[0] < edges.shape[0]:
+            edges, one_way = arcs, True
     grid, where = np.unique(eps, return_inverse=True)
     if grid.size >= _ONE_PASS_MIN_EPS and edges.shape[0] >= _ONE_PASS_MIN_EDGES:
         known = {}
         if mechanism is not None:
-            known = {"row_sum": mechanism._row_sum_max(), "irregular": mechanism._irregular_rows()}
+            known = {
+                "row_sum": mechanism._row_sum_max(),
+                "irregular": mechanism._memo("irregular", irregular_rows),
+            }
         return profile_one_pass(p, edges, one_way, grid, **known)[where.reshape(eps.shape)]
     out = np.empty(eps.shape)
     for i, e in enumerate(eps.tolist()):
@@ -831,7 +853,9 @@ def _check_deltas(delta: Any) -> tuple[list[float], bool]:
 
 def _epsilon_for_delta(m: Mechanism, dlt: float) -> float:
     """:func:`epsilon_for_delta` for one validated δ."""
-    return _epsilon_core(m.probabilities, m.graph.edges, m.graph.directed, dlt)
+    return _epsilon_core(
+        m.probabilities, m.graph.edges, m.graph.directed, dlt, classes=_classes_of(m)
+    )
 
 
 def _log_estimates(
@@ -875,25 +899,104 @@ def _epsilon_core(
     one_way: bool,
     dlt: float,
     estimates: tuple[np.ndarray, np.ndarray] | None = None,
+    classes: Callable[[], np.ndarray] | None = None,
 ) -> float:
     """The proved smallest ε over the edges (u, v) of the rows ``p`` (both orders unless
     ``one_way``): the one computation behind :func:`epsilon_for_delta`, for a mechanism's graph
-    and for pairs of distributions (:mod:`rainbowdp._pairs`). ``estimates`` are
+    and for pairs of distributions (:mod:`rainbowdp._pairs`).
+
+    No recursion, and bounded exact work: the ordered edges are first grouped into classes of
+    equal pairs (:func:`rainbowdp._groups.group_arcs`; one arc per class stands for all), then
+    solved directly (:func:`_epsilon_direct`), or from :data:`_FILTER_MIN_EDGES` distinct arcs
+    on by a sample and one filtering pass (:func:`_epsilon_filtered`). ``estimates`` are
     :func:`_log_estimates` of these edges when already computed (for a batch of pairs, in one
-    vectorised pass)."""
+    vectorised pass): the edges are then solved directly as given. ``classes`` gives the row
+    classes of ``p`` when a mechanism remembers them."""
     n_e = edges.shape[0]
     if n_e == 0:
         return 0.0
     if n_e == 1 and 2 * p.shape[1] <= EXACT_WORK:
         # one edge (a pair): both orders solved exactly, which proves the answer by itself
-        # (see below) and needs no estimate
+        # (see _epsilon_direct) and needs no estimate
         u, v = (int(x) for x in edges[0])
         heads, tails = (np.array([u]), np.array([v])) if one_way else (
             np.array([u, v]), np.array([v, u]))  # fmt: skip
         worst = _exact_candidates(p, heads, tails, dlt)
         return math.inf if worst is None else worst
-    if estimates is None and n_e > _FILTER_MIN_EDGES:
-        return _epsilon_filtered(p, edges, one_way, dlt)
+    if estimates is not None:
+        return _epsilon_direct(p, edges, one_way, dlt, estimates)
+    arcs = _distinct_arcs(p, edges, one_way, classes)
+    if dlt == 0.0:
+        return _epsilon_at_zero(p, arcs)
+    if arcs.shape[0] > _FILTER_MIN_EDGES:
+        return _epsilon_filtered(p, arcs, dlt)
+    return _epsilon_direct(p, arcs, True, dlt)
+
+
+def _epsilon_at_zero(p: np.ndarray, arcs: np.ndarray) -> float:
+    r"""ε(0) of the arcs (a, b): the log of the largest likelihood ratio
+    :math:`\max_{(a,b),v} P_a(v)/P_b(v)` (at least 1; infinite where some
+    :math:`P_b(v) = 0 < P_a(v)`), rounded up and proved, in one float pass over the arcs.
+
+    :math:`H_x(P_a\|P_b) = 0` iff :math:`x \ge P_a(v)/P_b(v)` for every v, so ε(0) is the log
+    of that maximum :math:`r^*`. Each float ratio errs by at most one rounding
+    (:math:`u = 2^{-53}` relative; an overflow to ``inf`` is kept as a candidate), so every
+    (arc, output) attaining :math:`r^*` has a float ratio at least :math:`(1 - 2^{-50})` times
+    the float maximum. Those candidates are compared exactly, once per distinct pair of values
+    :math:`(P_a(v), P_b(v))`, and :func:`_log_up` of the exact maximum is returned: the value
+    :func:`pair_epsilon_exact` gives each pair at δ = 0, maximised."""
+    best = 0.0
+    for _, pa, pb in endpoint_rows(p, arcs[:, 0], arcs[:, 1]):
+        if bool(np.any((pb == 0) & (pa > 0))):
+            return math.inf  # exact: a float zero is a zero
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            r = np.where(pb > 0, pa / np.where(pb > 0, pb, 1.0), 0.0)
+        best = max(best, float(r.max(initial=0.0)))
+    if best == 0.0:
+        return 0.0
+    cut = best * (1.0 - 2.0**-50)
+    pairs: set[tuple[float, float]] = set()
+    for _, pa, pb in endpoint_rows(p, arcs[:, 0], arcs[:, 1]):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            r = np.where(pb > 0, pa / np.where(pb > 0, pb, 1.0), 0.0)
+        hit = r >= cut
+        if hit.any():
+            cand = np.unique(np.stack([pa[hit], pb[hit]], axis=1), axis=0)
+            pairs.update(map(tuple, cand.tolist()))
+    x = max(Fraction(a) / Fraction(b) for a, b in pairs)
+    return _log_up(x) if x > 1 else 0.0
+
+
+def _distinct_arcs(
+    p: np.ndarray,
+    edges: np.ndarray,
+    one_way: bool,
+    classes: Callable[[], np.ndarray] | None = None,
+) -> np.ndarray:
+    """The ordered edges (both orders of each edge unless ``one_way``) as arcs (n, 2), one per
+    class of equal pairs of rows (:func:`rainbowdp._groups.group_arcs`) from
+    :data:`~rainbowdp._groups.GROUP_MIN_ARCS` arcs on: every ε of this module is the maximum
+    of a function of the pair alone, so the representatives give the same value."""
+    arcs = edges if one_way else np.concatenate([edges, edges[:, ::-1]])
+    if arcs.shape[0] < GROUP_MIN_ARCS:
+        return arcs
+    reps, _ = group_arcs(p, arcs[:, 0], arcs[:, 1], classes)
+    return arcs if reps.size == arcs.shape[0] else arcs[reps]
+
+
+def _epsilon_direct(
+    p: np.ndarray,
+    edges: np.ndarray,
+    one_way: bool,
+    dlt: float,
+    estimates: tuple[np.ndarray, np.ndarray] | None = None,
+) -> float:
+    """:func:`_epsilon_core` on every given edge: each order estimated in floats, the
+    near-maximal ones solved exactly (at most :data:`_EPS_EXACT_WORK` entries per round), the
+    result proved on all; when near-ties remain after :data:`_EPS_ROUNDS` rounds, every order
+    is solved exactly if that fits :data:`_LAST_RESORT_WORK`, and otherwise the estimate is
+    raised in floats until proved (:func:`_raised_until_proved`: an upper bound, not the exact
+    value, with a :class:`~rainbowdp.exceptions.NotExactWarning`)."""
     if estimates is None:
         cand, err = _log_estimates(p, edges, one_way, dlt)
     else:
@@ -957,6 +1060,8 @@ def _epsilon_core(
         if worst is None:  # pragma: no cover - infinite pairs were decided above
             return math.inf
         eps_hat = max(eps_hat, worst)
+    if n_dirs * p.shape[1] > _LAST_RESORT_WORK:
+        return _raised_until_proved(p, edges, one_way, dlt, eps_hat, n_dirs)
     # last resort (many near-ties with a flat slope): every directed edge in exact arithmetic;
     # the exact maximum is proved by itself (and tight), so it replaces the raised estimate
     if one_way:
@@ -968,57 +1073,116 @@ def _epsilon_core(
     return math.inf if worst is None else worst
 
 
-#: Edges of a strided sample solved first by :func:`_epsilon_filtered`, and the number of edges
-#: from which :func:`_epsilon_core` starts with such a sample.
+#: Entries (directed edges times outputs) up to which :func:`_epsilon_direct` solves every
+#: order exactly as its last resort (about 2 s of rational arithmetic); beyond, it raises the
+#: estimate in floats until proved (:func:`_raised_until_proved`).
+_LAST_RESORT_WORK = 200_000
+
+
+def _raised_until_proved(
+    p: np.ndarray, edges: np.ndarray, one_way: bool, dlt: float, eps_hat: float, n_dirs: int
+) -> float:
+    r"""A proved upper bound on the smallest ε from the unproven estimate ``eps_hat``, in a
+    bounded number of float passes, flagged by a
+    :class:`~rainbowdp.exceptions.NotExactWarning` (it may exceed the exact value by more than
+    the documented :math:`10^{-10}` relative).
+
+    The estimate is raised geometrically (by :math:`2^{-45} 16^r \max(1, \epsilon)`, r = 5,
+    6, ...) until :func:`unproven` (within :data:`EXACT_WORK`) proves every order; within 16
+    raises ε passes every finite log-ratio of float64 rows (:math:`2^{-45} 16^{20} = 2^{35}`),
+    where every order is proved zero. The interval between the last unproved and the first
+    proved value is then halved :data:`_BISECTIONS` times in floats alone (no exact work),
+    keeping the proved end.
+    """
+    lo = hi = eps_hat
+    for round_ in range(_EPS_ROUNDS, _EPS_ROUNDS + 16):
+        lo, hi = hi, hi + _EPS_BUMP * 16 ** (round_ + 1) * max(1.0, hi)
+        if _all_proved(p, edges, one_way, dlt, hi):
+            break
+    else:  # pragma: no cover - beyond every finite log-ratio every order is proved
+        hi = math.inf
+    for _ in range(_BISECTIONS if math.isfinite(hi) else 0):
+        mid = lo + (hi - lo) / 2
+        if not lo < mid < hi:
+            break
+        if _all_proved(p, edges, one_way, dlt, mid, 0):
+            hi = mid
+        else:
+            lo = mid
+    warnings.warn(
+        f"epsilon_for_delta: {n_dirs} near-tied ordered edges exceed the exact-work budget; "
+        f"returning the proved upper bound {hi!r}, not the exact smallest epsilon.",
+        NotExactWarning,
+        stacklevel=4,
+    )
+    return hi
+
+
+#: Halvings of the bracket of :func:`_raised_until_proved` (each one float pass).
+_BISECTIONS = 24
+
+
+def _all_proved(
+    p: np.ndarray,
+    edges: np.ndarray,
+    one_way: bool,
+    dlt: float,
+    eps: float,
+    max_work: int = EXACT_WORK,
+) -> bool:
+    """Whether :func:`unproven` (with ``max_work``) proves :math:`H_L \\le \\delta` on every
+    order at ``eps``."""
+    return not unproven(p, edges, _enclose(eps), dlt, max_work=max_work, one_way=one_way).any()
+
+
+#: Arcs of a strided sample solved first by :func:`_epsilon_filtered` (twice this many), and
+#: the number of distinct arcs from which :func:`_epsilon_core` starts with such a sample.
 _FILTER_SAMPLE = 2048
 _FILTER_MIN_EDGES = 4 * _FILTER_SAMPLE
 #: Below this δ, :func:`_epsilon_filtered` proves edges by exact zeros rather than float bounds.
 _FILTER_ZERO_DELTA = 2.0**-40
 
 
-def _epsilon_filtered(p: np.ndarray, edges: np.ndarray, one_way: bool, dlt: float) -> float:
-    r""":func:`_epsilon_core` of many edges: a sample first, then one filtering pass.
+def _epsilon_filtered(p: np.ndarray, arcs: np.ndarray, dlt: float) -> float:
+    r""":func:`_epsilon_core` of many arcs: a sample first, then one filtering pass.
 
-    The proved ε of a strided sample of the edges, :math:`\epsilon_S`, is nearly the exact
+    The proved ε of a strided sample of the arcs, :math:`\epsilon_S`, is nearly the exact
     :math:`\epsilon_S^*` (raised by about :math:`2^{-45}`). One float pass at
     :math:`\epsilon' = \epsilon_S - 2^{-40}\max(1, \epsilon_S)` (:func:`unproven` with no
-    exact work) proves :math:`H_{L'} \le \delta` for most ordered edges, so each of them has
-    its exact :math:`x_e \le L' < e^{\epsilon_S^*}`: none of them is the maximiser, and each
-    is proved at every ε whose lower enclosure is at least :math:`L'`. The sample and the
-    ordered edges left over are then solved by :func:`_epsilon_core` as arcs. The maximiser is
-    among them, so the value is the one :func:`_epsilon_core` gives on all edges (the one
-    exception: many near-ties moved away from in floats, where both are proved upper bounds);
-    it is accepted only if its lower enclosure is at least :math:`L'`, and otherwise every
-    edge is solved directly.
+    exact work) proves :math:`H_{L'} \le \delta` for most arcs, so each of them has its exact
+    :math:`x_e \le L' < e^{\epsilon_S^*}`: none of them is the maximiser, and each is proved
+    at every ε whose lower enclosure is at least :math:`L'`. The sample and the arcs left over
+    are then solved directly (:func:`_epsilon_direct`). The maximiser is among them, so the
+    value is the one the direct solve gives on all arcs (the one exception: many near-ties
+    moved away from in floats, where both are proved upper bounds); it is accepted only if its
+    lower enclosure is at least :math:`L'`, and otherwise every arc is solved directly. No
+    call recurses: the work is two direct solves at most.
     """
-    n_e = edges.shape[0]
-    sample = np.unique(np.linspace(0, n_e - 1, _FILTER_SAMPLE).astype(np.intp))
-    s_arcs = edges[sample] if one_way else np.concatenate([edges[sample], edges[sample][:, ::-1]])
-    eps_s = _epsilon_core(p, s_arcs, True, dlt)
+    n_a = arcs.shape[0]
+    sample = np.unique(np.linspace(0, n_a - 1, 2 * _FILTER_SAMPLE).astype(np.intp))
+    s_arcs = arcs[sample]
+    eps_s = _epsilon_direct(p, s_arcs, True, dlt)
     if math.isinf(eps_s):
         return eps_s
     eps_f = max(0.0, eps_s - 2.0**-40 * max(1.0, eps_s))
     enc = _enclose(eps_f)
+    todo = arcs
     if dlt < _FILTER_ZERO_DELTA:
         # δ ~ 0: the float filter cannot prove H_L <= δ, but an exact zero can
-        # (multiplier_below), which leaves far fewer edges to certified_zero
-        fwd, bwd = directed_divergences(p, edges, *multiplier_below(enc), one_way=one_way)
-        todo_f, todo_b = fwd > 0, bwd > 0
+        # (multiplier_below), which leaves far fewer arcs to certified_zero
+        fwd, _ = directed_divergences(p, arcs, *multiplier_below(enc), one_way=True)
+        keep = fwd > 0
         odd = irregular_rows(p)
         if odd.size:
-            touch = np.isin(edges[:, 0], odd) | np.isin(edges[:, 1], odd)
-            todo_f |= touch
-            todo_b |= touch & (not one_way)
-        todo = np.concatenate([edges[todo_f], edges[todo_b][:, ::-1]])
-        bad = unproven(p, todo, enc, dlt, max_work=0, one_way=True).forward
-        arcs = np.concatenate([s_arcs, todo[bad]])
-    else:
-        bad_f, bad_b, _ = unproven(p, edges, enc, dlt, max_work=0, one_way=one_way)
-        arcs = np.concatenate([s_arcs, edges[bad_f], edges[bad_b][:, ::-1]])
-    result = _epsilon_core(p, arcs, True, dlt)
-    if math.isinf(result) or (result >= eps_f and _enclose(result).lo >= _enclose(eps_f).lo):
-        return result
-    return _epsilon_core(p, edges, one_way, dlt, _log_estimates(p, edges, one_way, dlt))
+            keep |= np.isin(arcs[:, 0], odd) | np.isin(arcs[:, 1], odd)
+        todo = arcs[keep]
+    bad = unproven(p, todo, enc, dlt, max_work=0, one_way=True).forward
+    left = np.concatenate([s_arcs, todo[bad]])
+    if left.shape[0] < n_a:
+        result = _epsilon_direct(p, left, True, dlt)
+        if math.isinf(result) or (result >= eps_f and _enclose(result).lo >= _enclose(eps_f).lo):
+            return result
+    return _epsilon_direct(p, arcs, True, dlt, _log_estimates(p, arcs, True, dlt))
 
 
 def pdp_delta(mechanism: Mechanism, epsilon: float) -> float:

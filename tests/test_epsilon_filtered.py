@@ -15,6 +15,11 @@ from rainbowdp.mechanism import Mechanism
 from tests.test_profile_one_pass import random_edges, rows
 
 
+def arcs_of(edges: np.ndarray, one_way: bool) -> np.ndarray:
+    """The ordered edges: the arcs as given, or both orders of every edge."""
+    return edges if one_way else np.concatenate([edges, edges[:, ::-1]])
+
+
 def direct(p: np.ndarray, edges: np.ndarray, one_way: bool, dlt: float) -> float:
     """The reference: every edge estimated, the near-maximal ones solved exactly, all proved."""
     return privacy._epsilon_core(
@@ -42,7 +47,7 @@ def test_filtered_equals_direct(seed, n, m, q, kind, dlt, one_way, sample):
     mp = pytest.MonkeyPatch()
     try:
         mp.setattr(privacy, "_FILTER_SAMPLE", sample)
-        got = privacy._epsilon_filtered(p, edges, one_way, dlt)
+        got = privacy._epsilon_filtered(p, arcs_of(edges, one_way), dlt)
     finally:
         mp.undo()
     want = direct(p, edges, one_way, dlt)
@@ -59,20 +64,37 @@ def test_epsilon_for_delta_takes_the_filter_with_the_same_values(monkeypatch):
     M = Mechanism(G, rows(rng, n, q, "uniform"))
     assert G.n_edges > privacy._FILTER_MIN_EDGES
     calls, sizes = [], []
-    real_filter, real_core = privacy._epsilon_filtered, privacy._epsilon_core
+    real_filter, real_direct = privacy._epsilon_filtered, privacy._epsilon_direct
     monkeypatch.setattr(privacy, "_epsilon_filtered", lambda *a: calls.append(1) or real_filter(*a))
     monkeypatch.setattr(
-        privacy, "_epsilon_core", lambda p, e, *a: sizes.append(len(e)) or real_core(p, e, *a)
+        privacy, "_epsilon_direct", lambda p, e, *a: sizes.append(len(e)) or real_direct(p, e, *a)
     )
-    for dlt in (0.0, 1e-6, 0.01, 0.2):
+    for dlt in (1e-6, 0.01, 0.2):  # (δ = 0: the largest ratio, one pass; tested below)
         calls.clear()
         sizes.clear()
         got = privacy.epsilon_for_delta(M, dlt)
         assert calls, "the filtered path was not taken"
-        # the sample and the few edges the filter could not settle, not all 2E orders
-        assert max(sizes[1:]) < G.n_edges / 2
+        # two direct solves, never a recursion: the sample, then the sample and the few
+        # ordered edges the filter could not settle (not all 2E orders)
+        assert len(sizes) == 2 and sizes[1] < G.n_edges / 2
         assert got == direct(M.probabilities, G.edges, False, dlt)
         assert privacy.verify(M, epsilon=got, delta=dlt).is_private
+
+
+def test_delta_zero_is_the_largest_ratio_with_the_direct_value():
+    """At δ = 0 the graph path reads the largest likelihood ratio in one pass (no sample, no
+    filter): the value of the direct solve, which solves every order exactly here."""
+    rng = np.random.default_rng(12)
+    for kind in ("uniform", "dirichlet", "holes", "ties", "subnormal"):
+        n, q = 400, 5
+        edges = np.unique(np.sort(random_edges(rng, n, 1500), axis=1), axis=0)
+        p = rows(rng, n, q, kind)
+        G = RainbowGraph.from_edges(
+            edges, outputs=range(q), rainbow_table=[list(range(q))], rainbow_ids=np.zeros(n, int)
+        )
+        got = privacy.epsilon_for_delta(Mechanism(G, p), 0.0)
+        want = direct(p, edges, False, 0.0)
+        assert got == want or (math.isinf(got) and math.isinf(want)), kind
 
 
 def test_filtered_where_the_direct_solve_truncates_its_exact_set():
@@ -85,7 +107,7 @@ def test_filtered_where_the_direct_solve_truncates_its_exact_set():
     n, q = 3000, 6
     edges = np.unique(np.sort(random_edges(rng, n, 12000), axis=1), axis=0)
     p = rows(rng, n, q, "dirichlet")
-    got = privacy._epsilon_filtered(p, edges, False, 0.0)
+    got = privacy._epsilon_filtered(p, arcs_of(edges, False), 0.0)
     want = direct(p, edges, False, 0.0)
     assert abs(got - want) <= 4 * math.ulp(want)
     cand, _ = privacy._log_estimates(p, edges, False, 0.0)

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from scipy import stats
 
+from rainbowdp._exact import irregular_rows
 from rainbowdp.exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import MAX_ATOL, MAX_SAMPLE_SIZE, Mechanism
@@ -188,10 +189,10 @@ def test_copies_are_read_only_and_carry_no_remembered_values():
     M = Mechanism(G, np.asfortranarray([[0.5, 0.5], [0.4, 0.6], [0.3, 0.7]]))
     assert M.probabilities.flags.c_contiguous and not M.probabilities.flags.writeable
     M._row_sum_max()
-    M._irregular_rows()
+    M._memo("irregular", irregular_rows)
     for c in (copy.deepcopy(M), pickle.loads(pickle.dumps(M)), copy.copy(M)):
         assert not c.probabilities.flags.writeable
-        assert c._smax is None and c._irregular is None
+        assert c._smax is None and c._memos == {}
         assert np.array_equal(c.probabilities, M.probabilities)
         assert c._row_sum_max() == M._row_sum_max()
         with pytest.raises(ValueError):

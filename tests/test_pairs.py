@@ -230,3 +230,18 @@ def test_pair_epsilon_exact_in_integers_matches_the_definition(pairs, scale, del
     b = [y for _, y in pairs]
     d = delta * (1 << scale)
     assert pair_epsilon_exact(a, b, d) == _pair_epsilon_reference(a, b, d)
+
+
+def test_single_pair_rows_must_sum_to_one():
+    """One pair (not a batch) whose P or Q does not sum to 1 is refused, naming the row; within
+    the tolerance of :class:`rainbowdp.Mechanism` (1e-9) it is read as the two-node graph."""
+    p = [0.5, 0.5]
+    with pytest.raises(ParameterError, match="P must be a distribution"):
+        rdp.epsilon_for_delta(([0.5, 0.6], p), 0.0)
+    with pytest.raises(ParameterError, match="Q must be a distribution"):
+        rdp.privacy_profile((p, [0.3, 0.3]), [0.1])
+    with pytest.raises(ParameterError, match="Q must be a distribution"):
+        rdp.epsilon_for_delta(np.array([p, [0.5, 0.5 + 1e-6]]), 1e-3)
+    near = [0.75 + 4e-10, 0.25]
+    m = oracle_mechanism(np.array(near), np.array([0.25, 0.75]), False)
+    assert rdp.epsilon_for_delta((near, [0.25, 0.75]), 0.0) == rdp.epsilon_for_delta(m, 0.0)

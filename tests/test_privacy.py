@@ -190,3 +190,12 @@ def test_epsilon_for_delta_takes_an_array_of_deltas():
         epsilon_for_delta(M, ["0.1"])
     with pytest.raises(TypeError, match=r"`delta`.*'0.1'"):
         epsilon_for_delta(M, "0.1")
+
+
+def test_are_close_needs_both_directions():
+    # P relative to Q holds at e^ε = 2 (0.9 <= 2 * 0.5, 0.1 <= 2 * 0.5), Q relative to P does
+    # not (0.5 > 2 * 0.1): Gu et al., Definition 2 asks for both
+    assert hockey_stick([0.9, 0.1], [0.5, 0.5], math.log(2)) == 0.0
+    assert hockey_stick([0.5, 0.5], [0.9, 0.1], math.log(2)) > 0.29
+    assert not are_close([0.9, 0.1], [0.5, 0.5], math.log(2), 0.0)
+    assert not are_close([0.5, 0.5], [0.9, 0.1], math.log(2), 0.0)

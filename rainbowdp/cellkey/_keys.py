@@ -81,7 +81,8 @@ Method = Literal["abs", "sum"]
 
 
 # ------------------------------------------------------------------------------------ checks
-def _check_method(method: Any) -> str:
+def check_method(method: Any) -> str:
+    """``method`` if it is one of :data:`METHODS`, else ParameterError."""
     if not isinstance(method, str) or method not in METHODS:
         raise ParameterError(f"`method` must be one of {METHODS}, got method={method!r}.")
     return method
@@ -91,7 +92,7 @@ def _is_integer(x: Any) -> bool:
     return isinstance(x, int | np.integer) and not isinstance(x, bool)
 
 
-def _int_array(value: Any, name: str) -> np.ndarray:
+def int_array(value: Any, name: str) -> np.ndarray:
     """``value`` as a numpy integer array (signed or unsigned), refusing floats and booleans."""
     try:
         arr = np.asarray(value)
@@ -135,9 +136,9 @@ def _unsigned(arr: np.ndarray, name: str, bound: int, what: str) -> np.ndarray:
     return arr.astype(np.uint64, copy=False)
 
 
-def _check_record_keys(record_keys: Any, K: int, method: str) -> np.ndarray:
+def check_record_keys(record_keys: Any, K: int, method: str) -> np.ndarray:
     """(n, m) uint64 keys below K; one component for ``method="sum"``."""
-    keys = _int_array(record_keys, "record_keys")
+    keys = int_array(record_keys, "record_keys")
     if method == "sum":
         if keys.ndim == 2 and keys.shape[1] == 1:
             keys = keys[:, 0]
@@ -161,7 +162,7 @@ def _check_record_keys(record_keys: Any, K: int, method: str) -> np.ndarray:
 
 
 def _check_cells(cells: Any, n: int, n_cells: Any) -> tuple[np.ndarray, int]:
-    c = _int_array(cells, "cells")
+    c = int_array(cells, "cells")
     if c.ndim != 1 or c.shape[0] != n:
         raise ParameterError(
             f"`cells` must have one cell index per record, shape ({n},), got shape {c.shape}."
@@ -255,7 +256,7 @@ def key_modulus(keysize: int, *, method: Method = "abs") -> int:
     (251, 256)
     """
     K = check_keysize(keysize)
-    return big_prime(K) if _check_method(method) == "abs" else K
+    return big_prime(K) if check_method(method) == "abs" else K
 
 
 # ------------------------------------------------------------------------------------ record keys
@@ -370,7 +371,7 @@ def record_keys_from_int(keys32: Any) -> np.ndarray:
     >>> record_keys_from_int([0x04030201, 255]).tolist()
     [[1, 2, 3, 4], [255, 0, 0, 0]]
     """
-    k = _int_array(keys32, "keys32")
+    k = int_array(keys32, "keys32")
     if k.ndim != 1:
         raise ParameterError(f"`keys32` must be one-dimensional, got shape {k.shape}.")
     k = _unsigned(k, "keys32", _HALF, "2^32")
@@ -381,7 +382,7 @@ def record_keys_from_int(keys32: Any) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------ cell keys
-def _component_sums(keys: np.ndarray, cells: np.ndarray, n_cells: int, K: int) -> np.ndarray:
+def component_sums(keys: np.ndarray, cells: np.ndarray, n_cells: int, K: int) -> np.ndarray:
     """Exact per-cell sums of each component, shape (n_cells, m).
 
     uint64 when K <= 2^32 (at most 2^32 records of keys below 2^32: no overflow); otherwise an
@@ -401,14 +402,14 @@ def _component_sums(keys: np.ndarray, cells: np.ndarray, n_cells: int, K: int) -
     return (hi.astype(object) * _HALF + lo.astype(object)).T
 
 
-def _components_from_sums(sums: np.ndarray, modulus: int) -> np.ndarray:
+def components_from_sums(sums: np.ndarray, modulus: int) -> np.ndarray:
     """(3.1): the exact sums modulo ``modulus``, as uint64."""
     if sums.dtype == object:
         return (sums % modulus).astype(np.uint64)
     return sums % np.uint64(modulus)
 
 
-def _keys_from_components(components: np.ndarray) -> np.ndarray:
+def keys_from_components(components: np.ndarray) -> np.ndarray:
     """(3.2): the XOR of the components along the last axis."""
     return np.bitwise_xor.reduce(components, axis=-1)
 
@@ -447,10 +448,10 @@ def cell_key_components(
     [[49, 5, 7, 9]]
     """
     K = check_keysize(keysize)
-    meth = _check_method(method)
-    keys = _check_record_keys(record_keys, K, meth)
+    meth = check_method(method)
+    keys = check_record_keys(record_keys, K, meth)
     c, m = _check_cells(cells, keys.shape[0], n_cells)
-    return _components_from_sums(_component_sums(keys, c, m, K), key_modulus(K, method=meth))
+    return components_from_sums(component_sums(keys, c, m, K), key_modulus(K, method=meth))
 
 
 def cell_keys(
@@ -512,6 +513,6 @@ def cell_keys(
     >>> cell_keys([200, 100, 7], [0, 0, 1], keysize=2**8, method="sum").tolist()  # 300 mod 256
     [44, 7]
     """
-    return _keys_from_components(
+    return keys_from_components(
         cell_key_components(record_keys, cells, keysize=keysize, n_cells=n_cells, method=method)
     )

@@ -45,13 +45,13 @@ import numpy as np
 from ..exceptions import ParameterError, ParameterTypeError
 from ._keys import (
     Method,
-    _check_method,
-    _check_record_keys,
-    _component_sums,
-    _components_from_sums,
-    _int_array,
-    _keys_from_components,
+    check_method,
+    check_record_keys,
+    component_sums,
+    components_from_sums,
+    int_array,
     key_modulus,
+    keys_from_components,
     record_keys_from_int,
 )
 from ._quantise import check_keysize
@@ -470,7 +470,7 @@ def _resolve_keys(record_keys: Any, data: Any, n: int, K: int, method: str) -> n
         raw = np.stack([np.asarray(data[x]) for x in record_keys], axis=1)
     else:
         raw = record_keys
-    keys = _int_array(raw, "record_keys")
+    keys = int_array(raw, "record_keys")
     if keys.ndim == 0 or keys.shape[0] != n:
         raise ParameterError(
             f"`record_keys` must have one key per record ({n}), got shape {keys.shape}."
@@ -483,7 +483,7 @@ def _resolve_keys(record_keys: Any, data: Any, n: int, K: int, method: str) -> n
                 "bytes at keysize=2**8 only."
             )
         keys = record_keys_from_int(keys)
-    return _check_record_keys(keys, K, method)
+    return check_record_keys(keys, K, method)
 
 
 def perturb(
@@ -568,18 +568,18 @@ def perturb(
                 "`keysize` is required: the ptable has no keysize of its own, got keysize=None."
             )
     K = check_keysize(keysize)
-    meth = _check_method(method)
+    meth = check_method(method)
     names = _check_by(by, data)
     keys = _resolve_keys(record_keys, data, _length(_column(data, names[0], frame)), K, meth)
     table = _table(data, by, margins, total)
 
     n_interior = math.prod(table.dims)
-    sums = _component_sums(keys, table.record_cell, n_interior, K)
+    sums = component_sums(keys, table.record_cell, n_interior, K)
     sums = sums.reshape(*table.dims, keys.shape[1])
     if table.margins:
         sums = _with_margins(sums, len(table.dims))
-    comps = _components_from_sums(sums.reshape(-1, keys.shape[1]), key_modulus(K, method=meth))
-    cell_key = _keys_from_components(comps)
+    comps = components_from_sums(sums.reshape(-1, keys.shape[1]), key_modulus(K, method=meth))
+    cell_key = keys_from_components(comps)
     count = table["count"]
     noise = np.asarray(noise_of(count, cell_key, keysize=K), dtype=np.int64)
     if noise.shape != count.shape:
@@ -702,7 +702,7 @@ class Utility:
 
 
 def _counts(value: Any, name: str) -> np.ndarray:
-    arr = _int_array(value, name)
+    arr = int_array(value, name)
     if arr.ndim != 1:
         raise ParameterError(f"`{name}` must be one-dimensional, got shape {arr.shape}.")
     if arr.size and arr.dtype.kind == "i" and arr.min() < 0:

@@ -682,7 +682,7 @@ class Ptable:
         [0.0, 0.25, 0.5, 0.25]
         """
         from ..builders import count_path
-        from ..noise._family import mechanism_from_rows
+        from ..noise import mechanism_from_rows
 
         n = self.max_count + 1 if n_max is None else check_int(n_max, "n_max", minimum=1)
         q = n + self.D + 1
@@ -1066,9 +1066,9 @@ def read_ptable(
     >>> read_ptable(d / "t.csv") == T
     True
     """
-    from ..io import _check_path, _read_bytes
+    from ..io import check_path, read_bytes
 
-    p = _check_path(path)
+    p = check_path(path)
     if not isinstance(layout, str) or layout not in ("auto", *LAYOUTS):
         raise ParameterError(
             f"`layout` must be one of {('auto', *LAYOUTS)}, got layout={layout!r}."
@@ -1078,7 +1078,7 @@ def read_ptable(
     if above is not None:
         _check_above(above)
     try:
-        text = _read_bytes(p, "ptable file").decode("utf-8-sig")
+        text = read_bytes(p, "ptable file").decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ParameterError(f"`path` {str(p)!r} is not UTF-8 text: {exc}.") from None
     kind = _detect_layout(p, text) if layout == "auto" else layout
@@ -1144,10 +1144,10 @@ def write_ptable(
     >>> (d / "o.csv").read_text().splitlines()[5:9]
     ['1,0,-1', '1,1,0', '1,2,0', '1,3,1']
     """
-    from ..io import _check_path, _write_atomic
+    from ..io import check_path, write_atomic
 
     T = _check_table(table, "table")
-    p = _check_path(path)
+    p = check_path(path)
     if not isinstance(layout, str) or layout not in LAYOUTS:
         raise ParameterError(f"`layout` must be one of {LAYOUTS}, got layout={layout!r}.")
     K = None if keysize is None else check_keysize(keysize)
@@ -1207,7 +1207,7 @@ def write_ptable(
         pv = km.ravel().astype(np.str_)
         body = np.char.add(np.char.add(np.char.add(np.char.add(pcv, ","), ckey), ","), pv)
         text = ",".join(_ONS_COLUMNS) + "\n" + "\n".join(body.tolist()) + "\n"
-    _write_atomic(p, text)
+    write_atomic(p, text)
     return p
 
 
@@ -1328,7 +1328,7 @@ def _edge_pairs(T: Ptable) -> tuple[np.ndarray, np.ndarray]:
 def _pairs_mechanism(A: np.ndarray, B: np.ndarray) -> Mechanism:
     """One Mechanism on disjoint edges (2u, 2u + 1) with the rows A[u], B[u]."""
     from ..graph import RainbowGraph
-    from ..noise._family import mechanism_from_rows
+    from ..noise import mechanism_from_rows
 
     u, w = A.shape
     G = RainbowGraph.from_edges(

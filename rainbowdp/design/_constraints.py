@@ -11,11 +11,12 @@ row d of A in ``G.nodes`` order, columns in ``G.outputs`` order; a node with
 array. :func:`answer_probability`, :func:`zero_bias`, :func:`loss_cap` and :func:`support` build
 the common ones from a graph with numeric true answers ``G.answers``.
 
-Inside the designers (:func:`prepare_constraints`, :func:`add_constraint_rows`): rows of fixed
-nodes are data and checked up front; a row with nonnegative coefficients and :math:`u_d = 0`
-(what :func:`support` builds) only says that the probabilities it touches are 0, so those become
-constant zeros -- no row and no variable -- instead of a model row; the other rows are added to
-the model. :func:`violation` is the check every returned mechanism passes.
+Inside the designers (:func:`check_constraints`, :func:`prepare_constraints`,
+:func:`add_constraint_rows`): rows of fixed nodes are data and checked up front; a row with
+nonnegative coefficients and :math:`u_d = 0` (what :func:`support` builds) only says that the
+probabilities it touches are 0, so those become constant zeros -- no row and no variable --
+instead of a model row; the other rows are added to the model. :func:`violation` is the check
+every returned mechanism passes.
 """
 
 from __future__ import annotations
@@ -448,6 +449,32 @@ def support(
 
 
 # ---------------------------------------------------------------------------------- designers
+def check_constraints(G: RainbowGraph, constraints: Any) -> list[RowConstraint]:
+    """Validate the ``constraints`` argument: ``None`` or a sequence of
+    :class:`~rainbowdp.design.RowConstraint` whose shapes match ``G``."""
+    if constraints is None:
+        return []
+    if isinstance(constraints, str | bytes) or not isinstance(constraints, Sequence):
+        raise ParameterTypeError(
+            "`constraints` must be a sequence of RowConstraint (a list or tuple), got "
+            f"constraints={constraints!r}."
+        )
+    n, q = G.n_nodes, G.n_outputs
+    out = []
+    for i, c in enumerate(constraints):
+        if not isinstance(c, RowConstraint):
+            raise ParameterTypeError(
+                f"`constraints[{i}]` must be a RowConstraint, got constraints[{i}]={c!r}."
+            )
+        if c.A.shape != (n, q):
+            raise ParameterError(
+                f"`constraints[{i}]` ({c.name!r}) has A of shape {c.A.shape}, but the graph needs "
+                f"({n}, {q}) (nodes, outputs): constraints[{i}]={c!r}."
+            )
+        out.append(c)
+    return out
+
+
 class SideRows(NamedTuple):
     """The constraints as the model sees them (see :func:`prepare_constraints`)."""
 

@@ -53,8 +53,10 @@ from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import verify
 from . import solvers
+from ._backend import new_model
 from ._constraints import (
     RowConstraint,
+    check_constraints,
     constrained_columns,
     prepare_constraints,
     solve_within_constraints,
@@ -67,12 +69,11 @@ from ._model import (
     design_result,
     directed_pairs,
     fixed_fixed_pairs,
-    new_model,
     repair_solution,
     safety_margin,
     solve_model,
 )
-from ._problem import check_constraints, check_problem
+from ._problem import check_problem
 from ._result import DesignResult
 from ._tying import (
     Blocks,

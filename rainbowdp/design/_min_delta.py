@@ -48,17 +48,23 @@ from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
 from ..privacy import verify
 from . import _model, solvers
-from ._constraints import RowConstraint, constrained_columns, prepare_constraints, violation
+from ._backend import new_model
+from ._constraints import (
+    RowConstraint,
+    check_constraints,
+    constrained_columns,
+    prepare_constraints,
+    violation,
+)
 from ._lp import hockey_stick_rows, ratio_rows
 from ._model import (
     EPS_MODEL_MAX,
     design_result,
     directed_pairs,
     fixed_fixed_pairs,
-    new_model,
     solve_model,
 )
-from ._problem import check_bounds, check_constraints, check_fixed, check_flag
+from ._problem import check_bounds, check_fixed, check_flag
 from ._result import DesignResult
 from ._tying import check_tied, pair_blocks
 

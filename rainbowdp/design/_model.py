@@ -1,12 +1,12 @@
 r"""Building, solving and reading back the models of the LP and MILP designers.
 
-A model is filled from numpy index arrays (:class:`ArrayModel`); :func:`new_model` picks how it
-reaches the solver: as arrays straight into highspy for ``solver="highs"``
-(:class:`~rainbowdp.design._highs.HighsModel`), as a PuLP problem for every other solver
-(:class:`ModelBuilder`). The safety margin and the coefficient cap say at which parameters it is
-solved; :func:`solve_model` and :func:`extract` read the solver's mechanism back,
-:func:`repair_solution` turns it into a proved one (the repair itself is
-:mod:`rainbowdp._repair`) and :func:`design_result` builds the result.
+A model is filled from numpy index arrays (:class:`ArrayModel`);
+:func:`~rainbowdp.design._backend.new_model` picks how it reaches the solver: as arrays straight
+into highspy for ``solver="highs"`` (:class:`~rainbowdp.design._highs.HighsModel`), as a PuLP
+problem for every other solver (:class:`ModelBuilder`). The safety margin and the coefficient
+cap say at which parameters it is solved; :func:`solve_model` and :func:`extract` read the
+solver's mechanism back, :func:`repair_solution` turns it into a proved one (the repair itself
+is :mod:`rainbowdp._repair`) and :func:`design_result` builds the result.
 """
 
 from __future__ import annotations
@@ -317,18 +317,6 @@ class ModelBuilder(ArrayModel):
         return np.fromiter(
             (0.0 if x is None else x for x in vals), dtype=np.float64, count=ids.size
         )
-
-
-def new_model(name: str, solver: Any) -> ArrayModel:
-    """The model for ``solver`` (as returned by :func:`rainbowdp.design.solvers.make_solver`):
-    arrays straight into highspy for ``"highs"`` (:class:`~rainbowdp.design._highs.HighsModel`),
-    a PuLP problem (:class:`ModelBuilder`) for every other solver, a ``pulp.HiGHS`` object
-    passed by the caller included."""
-    if isinstance(solver, solvers.HighsArrays):
-        from ._highs import HighsModel
-
-        return HighsModel(name)
-    return ModelBuilder(name)
 
 
 def merge_repeats(idx: np.ndarray, coef: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

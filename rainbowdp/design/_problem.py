@@ -8,8 +8,8 @@ except :func:`utility_matrix` (re-exported by :mod:`rainbowdp.design`).
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -17,10 +17,7 @@ from .._validation import check_delta, check_epsilon, check_probability_vector, 
 from ..exceptions import InfeasibleDesignError, ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 
-if TYPE_CHECKING:
-    from ._constraints import RowConstraint
-
-__all__ = ["UTILITY_NAMES", "Problem", "check_constraints", "check_problem", "utility_matrix"]
+__all__ = ["UTILITY_NAMES", "Problem", "check_problem", "utility_matrix"]
 
 UTILITY_NAMES = ("accuracy", "rank", "absolute", "squared")
 
@@ -261,31 +258,3 @@ def check_problem(
     lower, upper = check_bounds(g, bounds, fixed_mask, fixed_values)
     check_flag(msg, "msg")
     return Problem(g, eps, dlt, U, fixed_mask, fixed_values, lower, upper)
-
-
-def check_constraints(G: RainbowGraph, constraints: Any) -> list[RowConstraint]:
-    """Validate the ``constraints`` argument: ``None`` or a sequence of
-    :class:`~rainbowdp.design.RowConstraint` whose shapes match ``G``."""
-    from ._constraints import RowConstraint
-
-    if constraints is None:
-        return []
-    if isinstance(constraints, str | bytes) or not isinstance(constraints, Sequence):
-        raise ParameterTypeError(
-            "`constraints` must be a sequence of RowConstraint (a list or tuple), got "
-            f"constraints={constraints!r}."
-        )
-    n, q = G.n_nodes, G.n_outputs
-    out = []
-    for i, c in enumerate(constraints):
-        if not isinstance(c, RowConstraint):
-            raise ParameterTypeError(
-                f"`constraints[{i}]` must be a RowConstraint, got constraints[{i}]={c!r}."
-            )
-        if c.A.shape != (n, q):
-            raise ParameterError(
-                f"`constraints[{i}]` ({c.name!r}) has A of shape {c.A.shape}, but the graph needs "
-                f"({n}, {q}) (nodes, outputs): constraints[{i}]={c!r}."
-            )
-        out.append(c)
-    return out

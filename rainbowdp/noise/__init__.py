@@ -42,6 +42,7 @@ from ._family import (
     Family,
     build_epsilon,
     get_family,
+    mechanism_from_rows,
     register,
 )
 from .baselines import (
@@ -88,6 +89,7 @@ __all__ = [
     "geometric",
     "get_family",
     "guarantee_table",
+    "mechanism_from_rows",
     "modulo",
     "randomized_response",
     "register",

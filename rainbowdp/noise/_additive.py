@@ -544,7 +544,7 @@ class DiscreteGaussianLaw(NoiseLaw):
 
 
 # ------------------------------------------------------------------------------------ checks
-def _integer_answers(answers: Any, name: str = "answers") -> np.ndarray:
+def integer_answers(answers: Any, name: str = "answers") -> np.ndarray:
     """``answers`` as an int64 array, or a ParameterError naming ``name``."""
     if isinstance(answers, str | bytes):
         raise ParameterTypeError(f"`{name}` must be a sequence of integers, got {answers!r}.")
@@ -598,7 +598,7 @@ def _integer_answers(answers: Any, name: str = "answers") -> np.ndarray:
     return out
 
 
-def _contiguous_outputs(outputs: Any, name: str = "outputs") -> tuple[int, int, np.ndarray | None]:
+def contiguous_outputs(outputs: Any, name: str = "outputs") -> tuple[int, int, np.ndarray | None]:
     """(lo, q, perm) for outputs that are the consecutive integers lo..lo+q-1 in some order.
 
     ``perm`` is None when they are in increasing order, else the column order:
@@ -835,8 +835,8 @@ def additive_rows(
     >>> additive_rows([5], range(3), GeometricLaw(0.5), form="modular").round(6).tolist()
     [[0.285714, 0.285714, 0.428571]]
     """
-    a = _integer_answers(answers)
-    lo, q, perm = _contiguous_outputs(outputs)
+    a = integer_answers(answers)
+    lo, q, perm = contiguous_outputs(outputs)
     if not isinstance(law, NoiseLaw):
         raise ParameterTypeError(
             f"`law` must be a NoiseLaw (e.g. GeometricLaw(0.5)), got law={law!r}."

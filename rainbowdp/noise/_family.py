@@ -46,10 +46,10 @@ from ._additive import (
     FORMS,
     Form,
     NoiseLaw,
-    _contiguous_outputs,
-    _integer_answers,
     additive_rows,
     check_form,
+    contiguous_outputs,
+    integer_answers,
 )
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "Family",
     "build_epsilon",
     "get_family",
+    "mechanism_from_rows",
     "pure_delta",
     "register",
 ]
@@ -299,6 +300,30 @@ def mechanism_from_rows(G: RainbowGraph, rows: np.ndarray) -> Mechanism:
     and no negative entry, which also catch NaN and inf -- are made here in two passes, without
     the copy and the checks of the public constructor (which would cost more than the build on
     large graphs). Rows that fail go through the public constructor, which names the bad node.
+
+    Parameters
+    ----------
+    G : RainbowGraph
+        The graph of the mechanism.
+    rows : numpy.ndarray
+        ``(G.n_nodes, G.n_outputs)`` probabilities, row i the distribution of node i over
+        ``G.outputs``.
+
+    Returns
+    -------
+    Mechanism
+
+    Raises
+    ------
+    InvalidMechanismError
+        When a row is not a distribution (from the public constructor).
+
+    Examples
+    --------
+    >>> from rainbowdp.builders import count_path
+    >>> M = mechanism_from_rows(count_path(1), np.array([[0.75, 0.25], [0.25, 0.75]]))
+    >>> M.probabilities.tolist()
+    [[0.75, 0.25], [0.25, 0.75]]
     """
     rows = np.ascontiguousarray(rows, dtype=np.float64)
     sums = rows.sum(axis=1)
@@ -327,7 +352,7 @@ def integer_answers_of(G: RainbowGraph, what: str) -> np.ndarray:
             "RainbowGraph.from_query."
         )
     try:
-        return _integer_answers(answers, "G.answers")
+        return integer_answers(answers, "G.answers")
     except ParameterError as exc:
         raise ParameterError(f"`G` is not suitable for {what}: {exc}") from None
 
@@ -335,7 +360,7 @@ def integer_answers_of(G: RainbowGraph, what: str) -> np.ndarray:
 def contiguous_outputs_of(G: RainbowGraph, what: str) -> tuple[int, int, np.ndarray | None]:
     """(lo, q, perm) of the outputs of ``G``, or ParameterError naming the graph problem."""
     try:
-        return _contiguous_outputs(G.outputs, "G.outputs")
+        return contiguous_outputs(G.outputs, "G.outputs")
     except ParameterError as exc:
         raise ParameterError(f"`G` is not suitable for {what}: {exc}") from None
 

@@ -39,9 +39,9 @@ from ._additive import (
     Form,
     NoiseLaw,
     StaircaseLaw,
-    _contiguous_outputs,
-    _integer_answers,
     additive_rows,
+    contiguous_outputs,
+    integer_answers,
 )
 from ._family import (
     AdditiveFamily,
@@ -586,8 +586,8 @@ class Exponential(Family):
         if self.loss is not None:
             return False
         try:
-            _integer_answers(answers)
-            _contiguous_outputs(G.outputs)
+            integer_answers(answers)
+            contiguous_outputs(G.outputs)
         except (ParameterError, ParameterTypeError):
             return False
         return True

@@ -18,13 +18,14 @@ from ._curves import plot_curves, plot_joint_pmf, plot_line_mechanism, plot_pmfs
 from ._graph import draw_rainbow_graph
 from ._heatmap import plot_mechanism_heatmap
 from ._noise import plot_noise_cdf, plot_noise_pmf
-from ._profile import plot_privacy_profile
+from ._profile import default_grid, plot_privacy_profile, zero_delta_epsilons
 from ._style import class_colors, output_colors, rainbow_label
 from ._tradeoff import TradeoffSweep, plot_tradeoff, tradeoff_sweep
 
 __all__ = [
     "TradeoffSweep",
     "class_colors",
+    "default_grid",
     "draw_rainbow_graph",
     "output_colors",
     "plot_curves",
@@ -38,4 +39,5 @@ __all__ = [
     "plot_tradeoff",
     "rainbow_label",
     "tradeoff_sweep",
+    "zero_delta_epsilons",
 ]

@@ -12,7 +12,7 @@ from .._format import format_up
 from .._validation import check_delta, check_epsilon, check_int, check_probability_vector
 from ..exceptions import ParameterError
 from ..optimal import TAU_INFINITY, Variant, line_mechanism, prefix_sums_closed_form, tau
-from ._style import _axes, output_colors
+from ._style import figure_and_axes, output_colors
 
 __all__ = ["plot_curves", "plot_joint_pmf", "plot_line_mechanism", "plot_pmfs"]
 
@@ -83,7 +83,7 @@ def plot_line_mechanism(
     s = prefix_sums_closed_form(arr, grid, eps, dlt, variant=variant)
     curves = np.diff(s, axis=1, prepend=0.0)
     taus = tau(arr, eps, dlt, variant=variant)
-    fig, ax = _axes(ax, (7.0, 4.2))
+    fig, ax = figure_and_axes(ax, (7.0, 4.2))
     colors = output_colors(range(q))
     t_int = np.arange(n + 1)
     for k in range(q):
@@ -141,7 +141,7 @@ def plot_pmfs(pmfs: Any, *, labels: Sequence[str] | None = None, ax: Any = None)
     k, size = p.shape
     if labels is not None and len(labels) != k:
         raise ParameterError(f"`labels` must have {k} entries, got {len(labels)}.")
-    fig, ax = _axes(ax, (6.0, 3.2))
+    fig, ax = figure_and_axes(ax, (6.0, 3.2))
     width = 0.8 / k
     eta = np.arange(size)
     for i in range(k):
@@ -175,7 +175,7 @@ def plot_joint_pmf(pmf: Any, *, ax: Any = None) -> Any:
     p = np.asarray(pmf, dtype=float)
     if p.ndim != 2 or not np.all(np.isfinite(p)):
         raise ParameterError(f"`pmf` must be a finite 2-D array, got shape {p.shape}.")
-    fig, ax = _axes(ax, (4.2, 3.6))
+    fig, ax = figure_and_axes(ax, (4.2, 3.6))
     im = ax.imshow(p, cmap="viridis", origin="upper")
     for (i, j), v in np.ndenumerate(p):
         ax.text(j, i, f"{v:.4f}", ha="center", va="center", fontsize=6, color="white")
@@ -237,7 +237,7 @@ def plot_curves(
         raise ParameterError(f"`x` must be a finite non-empty 1-D grid, got shape {xs.shape}.")
     if not isinstance(series, Mapping):
         raise ParameterError(f"`series` must map labels to arrays, got series={series!r}.")
-    fig, ax = _axes(ax, (6.0, 3.8))
+    fig, ax = figure_and_axes(ax, (6.0, 3.8))
     families = list(dict.fromkeys(str(k).split(",")[0] for k in series if "optimal" not in str(k)))
     palette = output_colors(families)
     colour = dict(zip(families, palette, strict=True))

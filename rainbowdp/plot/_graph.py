@@ -47,7 +47,7 @@ from ..exceptions import ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism, check_mechanism
 from . import _large
-from ._style import _axes, class_colors, class_labels, output_colors
+from ._style import class_colors, class_labels, figure_and_axes, output_colors
 
 __all__ = ["draw_rainbow_graph"]
 
@@ -200,7 +200,7 @@ def draw_rainbow_graph(
         handles.append(_note("directed: arcs drawn as lines"))
     if ax is None:
         chars = max((len(h.get_label()) for h in handles), default=0) if legend else 0
-        fig, ax = _axes(None, _figsize(hi - lo, len(handles) if legend else 0, chars))
+        fig, ax = figure_and_axes(None, _figsize(hi - lo, len(handles) if legend else 0, chars))
         ax.set_anchor("NW")
     else:
         fig = ax.figure

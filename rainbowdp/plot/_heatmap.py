@@ -9,7 +9,7 @@ import numpy as np
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import check_order
 from ._inputs import as_mechanism
-from ._style import _axes
+from ._style import figure_and_axes
 
 __all__ = ["plot_mechanism_heatmap"]
 
@@ -116,7 +116,7 @@ def plot_mechanism_heatmap(
         shown = data
     width = min(max(4.5, 0.55 * q + 2.5), 12.0)
     height = min(max(3.0, 0.35 * n + 1.4), 9.0)
-    fig, ax = _axes(ax, (width, height))
+    fig, ax = figure_and_axes(ax, (width, height))
     small = n <= 1000 and q <= 1000
     im = ax.imshow(
         shown,

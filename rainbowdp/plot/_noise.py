@@ -12,7 +12,7 @@ import numpy as np
 from .._validation import check_int, real_array
 from ..exceptions import ParameterError, ParameterTypeError
 from ._inputs import check_labels
-from ._style import _axes, legend_outside, output_colors
+from ._style import figure_and_axes, legend_outside, output_colors
 
 __all__ = ["plot_noise_cdf", "plot_noise_pmf"]
 
@@ -226,7 +226,7 @@ def plot_noise_pmf(
         raise ParameterError(f"`kind` must be 'stem', 'bar' or 'line', got kind={kind!r}.")
     if not isinstance(logy, bool | np.bool_):
         raise ParameterTypeError(f"`logy` must be True or False, got logy={logy!r}.")
-    fig, ax = _axes(ax, (7.0, 3.8))
+    fig, ax = figure_and_axes(ax, (7.0, 3.8))
     colors = output_colors(range(n_laws))
     width = 0.8 / n_laws
     x = grid.astype(float)
@@ -297,7 +297,7 @@ def plot_noise_cdf(
     [0.0, 0.25, 0.75, 1.0, 1.0]
     """
     grid, names, _, cdfs = _laws(pmf, support, labels)
-    fig, ax = _axes(ax, (7.0, 3.8))
+    fig, ax = figure_and_axes(ax, (7.0, 3.8))
     colors = output_colors(range(len(cdfs)))
     x = np.concatenate([[grid[0] - 1], grid, [grid[-1] + 1]]).astype(float)
     for name, (cdf, before), c in zip(names, cdfs, colors, strict=True):

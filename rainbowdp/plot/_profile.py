@@ -22,7 +22,7 @@ from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism
 from ..privacy import epsilon_for_delta, privacy_profile
 from ._inputs import check_grid, collect_mechanisms
-from ._style import _axes, legend_outside, output_colors
+from ._style import figure_and_axes, legend_outside, output_colors
 
 __all__ = [
     "DEFAULT_EPSILON_MAX",
@@ -253,7 +253,7 @@ def plot_privacy_profile(
     tgt = _check_target(target)
     profiles = [privacy_profile(m, grid) for m in mechs]
 
-    fig, ax = _axes(ax, (9.0, 4.4))
+    fig, ax = figure_and_axes(ax, (9.0, 4.4))
     colors = output_colors(range(len(items)))
     bottom = blended_transform_factory(ax.transData, ax.transAxes)
     n_bars = 0

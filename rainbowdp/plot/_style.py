@@ -29,6 +29,7 @@ __all__ = [
     "OUTPUT_PALETTE",
     "class_colors",
     "class_labels",
+    "figure_and_axes",
     "legend_outside",
     "output_colors",
     "rainbow_label",
@@ -78,7 +79,7 @@ _SAFE_SHADES = {
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 
 
-def _axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
+def figure_and_axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
     """The figure and axes to draw on; a new figure is not registered with pyplot (no global
     state, nothing to close; ``fig.savefig`` works with any backend)."""
     from matplotlib.figure import Figure

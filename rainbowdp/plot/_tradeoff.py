@@ -21,7 +21,7 @@ from ..mechanism import Mechanism
 from ..order import expected_utility
 from ..privacy import epsilon_for_delta, privacy_profile
 from ._inputs import check_grid
-from ._style import _axes, legend_outside, output_colors
+from ._style import figure_and_axes, legend_outside, output_colors
 
 __all__ = ["TradeoffSweep", "plot_tradeoff", "tradeoff_sweep"]
 
@@ -251,7 +251,7 @@ def plot_tradeoff(
         )
     if x == y:
         raise ParameterError(f"`x` and `y` must differ, got x={x!r} and y={y!r}.")
-    fig, ax = _axes(ax, (7.5, 4.2))
+    fig, ax = figure_and_axes(ax, (7.5, 4.2))
     others = [k for k in sweep.labels if "optimal" not in k]
     palette = dict(zip(others, output_colors(others), strict=True))
     for label in sweep.labels:

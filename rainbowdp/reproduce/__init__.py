@@ -31,6 +31,7 @@ from ._all import (
     reproduce_all,
 )
 from ._printed import PRINTED, Printed
+from ._results import tally
 from .abs import (
     ABS_EXAMPLE1,
     ABS_FIG1,
@@ -149,4 +150,5 @@ __all__ = [
     "sadeghi_figure4",
     "step_lengths",
     "synthetic_ami",
+    "tally",
 ]

@@ -15,23 +15,19 @@ import json
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..exceptions import ParameterError, ParameterTypeError
 from ._checks import (
-    AGREE,
-    DISAGREE,
-    ERROR,
-    NOT_COMPARABLE,
     Check,
     CheckResult,
     evaluate,
     not_computed,
     plain_json,
 )
-from ._index import index_html, index_markdown, tally
+from ._index import index_html, index_markdown
+from ._results import ReproductionSummary, TargetResult, tally
 from ._targets import (
     TARGETS,
     TableResult,
@@ -59,109 +55,6 @@ __all__ = [
 
 #: Accepted range of ``dpi`` (as ``rainbowdp reproduce --dpi``).
 MIN_DPI, MAX_DPI = 10, 1200
-
-
-@dataclass(frozen=True)
-class TargetResult:
-    r"""What :func:`reproduce_all` did for one target.
-
-    Attributes
-    ----------
-    name, description, paper : str
-        From the :class:`Target`.
-    image, data : str or None
-        The file names written in the output directory (``NAME.png``, ``NAME.json``).
-    seconds : float
-        Wall time of computing, checking and writing the target.
-    checks : tuple of CheckResult
-    error : str or None
-        ``"TypeName: message"`` if computing the target failed (then nothing was written).
-    note : str
-        The target's note.
-    """
-
-    name: str
-    description: str
-    paper: str
-    image: str | None
-    data: str | None
-    seconds: float
-    checks: tuple[CheckResult, ...]
-    error: str | None = None
-    note: str = ""
-
-    @property
-    def ok(self) -> bool:
-        """No error and every check agrees, is a documented erratum or is not comparable."""
-        return self.error is None and all(c.ok for c in self.checks)
-
-    def to_dict(self) -> dict:
-        """Plain values, e.g. for JSON."""
-        return {
-            "name": self.name,
-            "description": self.description,
-            "paper": self.paper,
-            "image": self.image,
-            "data": self.data,
-            "seconds": self.seconds,
-            "error": self.error,
-            "ok": self.ok,
-            "checks": [c.to_dict() for c in self.checks],
-        }
-
-
-@dataclass(frozen=True)
-class ReproductionSummary:
-    r"""The result of :func:`reproduce_all`.
-
-    Attributes
-    ----------
-    directory : pathlib.Path
-        Where the files were written.
-    targets : tuple of TargetResult
-        In the order of the run.
-    seconds : float
-        Wall time of the whole run (writing the index included).
-    index_markdown, index_html : pathlib.Path
-        The two index files.
-    """
-
-    directory: Path
-    targets: tuple[TargetResult, ...]
-    seconds: float
-    index_markdown: Path
-    index_html: Path
-
-    @property
-    def counts(self) -> dict[str, int]:
-        """Number of checks that agree, are errata, disagree (or failed) and are not
-        comparable, and the number of targets that failed."""
-        statuses = [c.status for t in self.targets for c in t.checks]
-        return {
-            "checks": len(statuses),
-            "agree": statuses.count(AGREE),
-            "erratum": sum(s.startswith("erratum") for s in statuses),
-            "disagree": sum(s in (DISAGREE, ERROR) for s in statuses),
-            "not_comparable": statuses.count(NOT_COMPARABLE),
-            "failed_targets": sum(t.error is not None for t in self.targets),
-        }
-
-    @property
-    def ok(self) -> bool:
-        """Every target ran and every check agrees, is a documented erratum or is not
-        comparable."""
-        return all(t.ok for t in self.targets)
-
-    def to_dict(self) -> dict:
-        """Plain values, e.g. for JSON."""
-        return {
-            "directory": str(self.directory),
-            "seconds": self.seconds,
-            "ok": self.ok,
-            "counts": self.counts,
-            "index": {"markdown": str(self.index_markdown), "html": str(self.index_html)},
-            "targets": [t.to_dict() for t in self.targets],
-        }
 
 
 def _run(target: Target, directory: Path, dpi: int) -> TargetResult:

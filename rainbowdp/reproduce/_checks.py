@@ -5,7 +5,8 @@ A :class:`Check` pairs a :class:`~rainbowdp.reproduce._printed.Printed` value wi
 (a function of the target's result); :func:`evaluate` runs the extractor and gives a
 :class:`CheckResult` with one of the statuses below. :data:`EXTRACTORS` holds the extractors of
 every target of :data:`rainbowdp.reproduce.TARGETS`: every recomputed value is read off the result
-of running the library, none is typed in.
+of running the library, none is typed in. A worked example's result is a
+:class:`TableResult` (a table, no image).
 
 Statuses: ``"yes"`` (agrees at the printed precision, or the statement holds), ``"no"``,
 ``"erratum N"`` (the printed value is wrong, ``docs/errata.md`` item N, *and* the recomputed
@@ -24,7 +25,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -34,10 +35,7 @@ from ._printed import PRINTED, Printed
 from .abs import ABS_KEYSIZE_EXPERIMENT
 from .rainbow import GU_BOUNDARY
 
-if TYPE_CHECKING:
-    from ._targets import TableResult
-
-__all__ = ["EXTRACTORS", "Check", "CheckResult", "evaluate", "plain_json"]
+__all__ = ["EXTRACTORS", "Check", "CheckResult", "TableResult", "evaluate", "plain_json"]
 
 #: The status of a check whose recomputed value agrees with the printed one.
 AGREE = "yes"
@@ -148,6 +146,29 @@ def plain_json(x: Any) -> Any:
     if x is None or isinstance(x, bool | int | str):
         return x
     return str(x)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    r"""The result of a target that is a table or a worked example, not a figure.
+
+    Attributes
+    ----------
+    name : str
+        e.g. ``"Gu et al., Example 1"``.
+    values : dict
+        The recomputed numbers (plain_json Python and numpy values).
+    figure : None
+        Tables have no image.
+    """
+
+    name: str
+    values: dict = field(repr=False)
+    figure: None = None
+
+    def to_dict(self) -> dict:
+        """Plain lists and numbers, e.g. for JSON."""
+        return {"name": self.name, "values": plain_json(self.values)}
 
 
 # ------------------------------------------------------------------------------- comparing

@@ -8,35 +8,13 @@ the precision the printed digits imply and whether they agree (statuses of
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._checks import AGREE, NOT_COMPARABLE, CheckResult
 from ._printed import PAPERS
+from ._results import ReproductionSummary, TargetResult, tally
 
-if TYPE_CHECKING:
-    from ._all import ReproductionSummary, TargetResult
-
-__all__ = ["index_html", "index_markdown", "tally"]
-
-
-def tally(result: TargetResult) -> str:
-    if result.error is not None:
-        return f"FAILED: {result.error}"
-    n = len(result.checks)
-    if not n:
-        return "no printed values"
-    agree = sum(c.status == AGREE for c in result.checks)
-    errata = sum(c.status.startswith("erratum") for c in result.checks)
-    other = sum(c.status == NOT_COMPARABLE for c in result.checks)
-    bad = sum(not c.ok for c in result.checks)
-    text = f"{agree}/{n} agree"
-    if errata:
-        text += f", {errata} errata"
-    if other:
-        text += f", {other} not comparable"
-    if bad:
-        text += f", {bad} DISAGREE"
-    return text
+__all__ = ["index_html", "index_markdown"]
 
 
 _LEGEND = (

@@ -26,7 +26,7 @@ from . import abs as _abs
 from . import kadam as _kadam
 from . import rainbow as _rainbow
 from . import sadeghi as _sadeghi
-from ._checks import EXTRACTORS, Check, plain_json
+from ._checks import EXTRACTORS, Check, TableResult
 from ._printed import PAPERS, PRINTED
 
 __all__ = [
@@ -67,29 +67,6 @@ class Target:
     make: Callable[[], Any] = field(repr=False, compare=False)
     checks: tuple[Check, ...] = ()
     note: str = ""
-
-
-@dataclass(frozen=True)
-class TableResult:
-    r"""The result of a target that is a table or a worked example, not a figure.
-
-    Attributes
-    ----------
-    name : str
-        e.g. ``"Gu et al., Example 1"``.
-    values : dict
-        The recomputed numbers (plain_json Python and numpy values).
-    figure : None
-        Tables have no image.
-    """
-
-    name: str
-    values: dict = field(repr=False)
-    figure: None = None
-
-    def to_dict(self) -> dict:
-        """Plain lists and numbers, e.g. for JSON."""
-        return {"name": self.name, "values": plain_json(self.values)}
 
 
 # ----------------------------------------------------------------------------- worked examples

@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .kadam import CurveFigure, Panel, _check_grid
-from .sadeghi import _figure
+from .kadam import CurveFigure, Panel, check_grid
+from .sadeghi import panel_figure
 
 __all__ = [
     "ABS_EXAMPLE1",
@@ -109,7 +109,7 @@ def abs_figure1(*, epsilons: Any = _DEFAULT_FIG1_EPSILONS) -> CurveFigure:
     """
     from ..noise import tablebuilder as tb
 
-    eps = _check_grid(epsilons, "epsilons", low=0.0, high=50.0, low_open=True)
+    eps = check_grid(epsilons, "epsilons", low=0.0, high=50.0, low_open=True)
     panels, gammas, plateau, start = [], {}, {}, {}
     for D in ABS_FIG1["Ds"]:
         series = {}
@@ -122,7 +122,7 @@ def abs_figure1(*, epsilons: Any = _DEFAULT_FIG1_EPSILONS) -> CurveFigure:
             start[key] = (2 * D - 1) * g
         panels.append(Panel(f"D = {D}", "epsilon", "delta_{gamma,D}(epsilon)", eps, series))
     findings = {"gamma": gammas, "plateau_delta": plateau, "plateau_from_epsilon": start}
-    return _figure(
+    return panel_figure(
         "Sadeghi & Chien, Fig. 1",
         {"Ds": ABS_FIG1["Ds"], "variances": ABS_FIG1["variances"]},
         panels,
@@ -155,7 +155,7 @@ def abs_figure2(*, epsilons: Any = _DEFAULT_FIG2_EPSILONS) -> CurveFigure:
     """
     from ..noise import tablebuilder as tb
 
-    eps = _check_grid(epsilons, "epsilons", low=0.0, high=50.0, low_open=True)
+    eps = check_grid(epsilons, "epsilons", low=0.0, high=50.0, low_open=True)
     deltas, variances, gap = {}, {}, {}
     for D in ABS_FIG1["Ds"]:
         design = np.array([float(tb.delta(e, e / (2 * D - 1), D)) for e in eps])
@@ -168,7 +168,7 @@ def abs_figure2(*, epsilons: Any = _DEFAULT_FIG2_EPSILONS) -> CurveFigure:
         Panel("(a) delta versus epsilon", "epsilon", "delta", eps, deltas),
         Panel("(b) variance versus epsilon", "epsilon", "V", eps, variances),
     ]
-    return _figure(
+    return panel_figure(
         "Sadeghi & Chien, Fig. 2",
         {"Ds": ABS_FIG1["Ds"], "gamma_grid": "0.0001..0.3 by 0.0001"},
         panels,
@@ -212,7 +212,7 @@ def abs_figure3() -> CurveFigure:
         Panel("noise PMF", "z", "p_Z(z)", z, series, "bars"),
         Panel("the same, log scale", "z", "p_Z(z)", z, series, "bars"),
     ]
-    return _figure(
+    return panel_figure(
         "Sadeghi & Chien, Fig. 3",
         {"epsilon": ABS_EXAMPLE1["epsilon"], "delta": ABS_EXAMPLE1["delta"]},
         panels,
@@ -225,7 +225,7 @@ def abs_figure3() -> CurveFigure:
 # ------------------------------------------------------------------------------- Figs. 4 and 5
 def _keysize_sweep(epsilons: np.ndarray, D: int) -> dict:
     """ε^Q, δ^Q, the exact δ of p^Q at the design ε, B^Q, V^Q and full support, per KEYSIZE."""
-    from ..cellkey._quantise import post_sampling, quantised_cdf
+    from ..cellkey import post_sampling, quantised_cdf
     from ..noise import tablebuilder as tb
 
     out: dict = {"design_delta": [], "by_keysize": {}}
@@ -252,7 +252,7 @@ def _keysize_sweep(epsilons: np.ndarray, D: int) -> dict:
 
 def _keysize_run(epsilons: Any) -> tuple[np.ndarray, int, dict]:
     """The checked ε grid (default §4.3's), D = 10 and the sweep over the key sizes."""
-    eps = _check_grid(
+    eps = check_grid(
         ABS_KEYSIZE_EXPERIMENT["epsilons"] if epsilons is None else epsilons,
         "epsilons",
         low=0.0,
@@ -296,7 +296,7 @@ def abs_figure4(*, epsilons: Any = None) -> CurveFigure:
     for K, r in sweep["by_keysize"].items():
         series[f"KEYSIZE = 2^{int(math.log2(K))}: eps^Q"] = r["eps_q"]
     panels = [Panel("eps^Q versus eps (D = 10)", "design epsilon", "eps^Q", eps, series)]
-    return _figure(
+    return panel_figure(
         "Sadeghi & Chien, Fig. 4",
         {"D": D, "keysizes": ABS_KEYSIZE_EXPERIMENT["keysizes"]},
         panels,
@@ -336,7 +336,7 @@ def abs_figure5(*, epsilons: Any = None) -> CurveFigure:
             {k: np.asarray(v)[order] for k, v in series.items()},
         )
     ]
-    return _figure(
+    return panel_figure(
         "Sadeghi & Chien, Fig. 5",
         {"D": D, "keysizes": ABS_KEYSIZE_EXPERIMENT["keysizes"]},
         panels,
@@ -367,10 +367,10 @@ def abs_optimal_comparison(
     >>> bool(np.all(f.series("optimal law: exact delta") <= f.series("max-entropy: delta")))
     True
     """
-    from ..cellkey._optimal import optimal_noise
+    from ..cellkey import optimal_noise
     from ..noise import tablebuilder as tb
 
-    eps = _check_grid(epsilons, "epsilons", low=0.0, high=20.0, low_open=True)
+    eps = check_grid(epsilons, "epsilons", low=0.0, high=20.0, low_open=True)
     g = tb.gamma_for_variance(variance, D)
     maxent = np.array([float(tb.delta(float(e), g, D)) for e in eps])
     opt, used, maxent_used = [], [], []
@@ -397,7 +397,7 @@ def abs_optimal_comparison(
         "largest_ratio_maxent_to_optimal": float(np.max(maxent / np.array(opt))),
         "smallest_ratio_maxent_to_optimal": float(np.min(maxent / np.array(opt))),
     }
-    return _figure(
+    return panel_figure(
         "Optimal table vs max-entropy table",
         {"D": D, "variance_cap": variance},
         panels,

@@ -335,13 +335,14 @@ def _plain(x: Any) -> Any:
 
 
 # ------------------------------------------------------------------------------- validation
-def _check_panel(panel: Any, allowed: tuple[str, ...] = ("a", "b")) -> str:
+def check_panel(panel: Any, allowed: tuple[str, ...] = ("a", "b")) -> str:
+    """``panel`` if it is one of ``allowed``, else ParameterError."""
     if not isinstance(panel, str) or panel not in allowed:
         raise ParameterError(f"`panel` must be one of {allowed}, got panel={panel!r}.")
     return panel
 
 
-def _check_grid(
+def check_grid(
     values: Any,
     name: str,
     *,
@@ -381,11 +382,11 @@ def _check_grid(
 
 
 def _check_epsilons(values: Any, name: str = "epsilons") -> np.ndarray:
-    return _check_grid(values, name, low=0.0, high=30.0, low_open=True)
+    return check_grid(values, name, low=0.0, high=30.0, low_open=True)
 
 
 def _check_deltas(values: Any, name: str = "deltas") -> np.ndarray:
-    return _check_grid(values, name, low=0.0, high=1.0)
+    return check_grid(values, name, low=0.0, high=1.0)
 
 
 # ------------------------------------------------------------------------------- competitors
@@ -406,7 +407,7 @@ def _bounds_of(mech: str, n: int) -> tuple[float, float]:
 def _build(mech: str, form: str, p: float, n: int) -> np.ndarray:
     r"""The competitor on [n]: its noise PMF g on [n] (``"modular"``) or its (n + 1, n + 1) rows
     on the count path (``"clamped"``; ``"truncated"`` for the Gumbel mechanism)."""
-    from ..noise._additive import DiscreteGaussianLaw, GeometricLaw, additive_rows
+    from ..noise import DiscreteGaussianLaw, GeometricLaw, additive_rows
 
     q = np.arange(n + 1)
     if mech == "data_independent":  # Ravi et al. (2022), Kadam et al. Fig. 7b caption
@@ -669,7 +670,7 @@ def kadam_figure5(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
     """
     from ..noise import modulo
 
-    panel = _check_panel(panel)
+    panel = check_panel(panel)
     eps = _check_epsilons(epsilons)
     cfg = _COMPARISON[("5", panel)]
     n, loss, delta = cfg["n"], cfg["loss"], cfg["delta"]
@@ -780,7 +781,7 @@ def kadam_figure7(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
     """
     from ..noise import modulo
 
-    panel = _check_panel(panel)
+    panel = check_panel(panel)
     eps = _check_epsilons(epsilons)
     cfg = _COMPARISON[("7", panel)]
     n, loss, target = cfg["n"], cfg["loss"], cfg["target"]
@@ -869,7 +870,7 @@ def _gaussian_unclamped(sigma: float, eps: np.ndarray) -> tuple[np.ndarray, np.n
     The DP δ is Canonne-Kamath-Steinke's Theorem 7 (:meth:`DiscreteGaussian.delta_at
     <rainbowdp.noise.DiscreteGaussian.delta_at>`), exact for Δ = 1.
     """
-    from ..noise._additive import DiscreteGaussianLaw
+    from ..noise import DiscreteGaussianLaw
     from ..noise.baselines import DiscreteGaussian
 
     law = DiscreteGaussianLaw(sigma)
@@ -930,12 +931,12 @@ def kadam_figure6(*, epsilons: Any = None) -> CurveFigure:
     """
     from ..builders import count_path
     from ..mechanism import Mechanism
-    from ..noise._additive import DiscreteGaussianLaw, GeometricLaw, additive_rows
+    from ..noise import DiscreteGaussianLaw, GeometricLaw, additive_rows
     from ..privacy import epsilon_for_delta, pdp_delta, privacy_profile
 
     if epsilons is None:
         epsilons = np.round(np.linspace(0.0, 3.0, 61), 4)
-    eps = _check_grid(epsilons, "epsilons", low=0.0, high=30.0)
+    eps = check_grid(epsilons, "epsilons", low=0.0, high=30.0)
     n, alpha, s2 = KADAM_FIG6["n"], KADAM_FIG6["alpha"], KADAM_FIG6["sigma2"]
     sigma = math.sqrt(s2)
     q = np.arange(n + 1)
@@ -1025,7 +1026,7 @@ def kadam_figure8() -> CurveFigure:
             "discrete_gaussian", "modular", math.sqrt(s2), n
         ),
     }
-    from ..noise._additive import DiscreteGaussianLaw, GeometricLaw
+    from ..noise import DiscreteGaussianLaw, GeometricLaw
 
     eta = np.arange(n + 1)
     findings = {
@@ -1113,8 +1114,8 @@ def kadam_figure11(
     A larger μ̄ adds constraints to (13), so the error rate cannot decrease with μ̄; a larger ε
     or δ relaxes them, so it cannot increase with either.
     """
-    panel = _check_panel(panel)
-    mus = _check_grid(mu_bars, "mu_bars", low=1, high=9, integer=True).astype(int)
+    panel = check_panel(panel)
+    mus = check_grid(mu_bars, "mu_bars", low=1, high=9, integer=True).astype(int)
     eps = _check_epsilons(epsilons)
     dls = _check_deltas(deltas)
     n = 9
@@ -1189,7 +1190,7 @@ def kadam_figure12(
     """
     from ..noise import modulo
 
-    panel = _check_panel(panel)
+    panel = check_panel(panel)
     if deltas is None:
         deltas = np.round(np.linspace(0.0, 1.0, 41), 4)
     dls = _check_deltas(deltas)
@@ -1345,7 +1346,7 @@ def kadam_figure14(
     from .._validation import check_delta, check_epsilon
     from ..noise import modulo
 
-    ls = _check_grid(levels, "levels", low=2, high=64, integer=True).astype(int)
+    ls = check_grid(levels, "levels", low=2, high=64, integer=True).astype(int)
     eps = check_epsilon(epsilon, finite_exp=True)
     if eps <= 0 or eps > 30:
         raise ParameterError(f"`epsilon` must be in (0, 30], got epsilon={epsilon!r}.")

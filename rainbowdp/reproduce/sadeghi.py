@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import ParameterError
-from .kadam import CurveFigure, Panel, _check_grid, _check_panel
+from .kadam import CurveFigure, Panel, check_grid, check_panel
 
 # ------------------------------------------------------------------------------ printed numbers
 #: Sadeghi et al., Section III-B and Fig. 1 caption: the setting of Fig. 1 and the numbers the
@@ -100,11 +100,11 @@ _STYLES = ((_EXACT_OPT, ":"), (_EXACT, "--"), (_DG_MATCHED, (0, (5, 1, 1, 1))), 
 
 # ------------------------------------------------------------------------------------ helpers
 def _check_epsilon_grid(values: Any, name: str = "epsilons") -> np.ndarray:
-    return _check_grid(values, name, low=0.0, high=10.0)
+    return check_grid(values, name, low=0.0, high=10.0)
 
 
 def _check_eta_grid(values: Any) -> np.ndarray:
-    arr = _check_grid(values, "etas", low=0.0, high=1.0, low_open=True)
+    arr = check_grid(values, "etas", low=0.0, high=1.0, low_open=True)
     if np.any(arr >= 1.0):
         raise ParameterError(f"`etas` must lie in (0, 1) (P2), got etas={values!r}.")
     return arr
@@ -112,7 +112,7 @@ def _check_eta_grid(values: Any) -> np.ndarray:
 
 def _dg_pmf(sigma: float, z: np.ndarray) -> np.ndarray:
     """The discrete Gaussian N_Z(0, sigma^2) (parameter sigma) at the integers z."""
-    from ..noise._additive import DiscreteGaussianLaw
+    from ..noise import DiscreteGaussianLaw
 
     return np.asarray(DiscreteGaussianLaw(sigma).pmf(z), dtype=float)
 
@@ -263,7 +263,7 @@ def _draw_lines(ax: Any, p: Panel) -> None:
     ax.legend(fontsize=6)
 
 
-def _figure(
+def panel_figure(
     name: str,
     parameters: dict,
     panels: list[Panel],
@@ -272,6 +272,12 @@ def _figure(
     suptitle: str,
     log: tuple[bool, ...],
 ) -> CurveFigure:
+    """A :class:`~rainbowdp.reproduce.kadam.CurveFigure` drawing ``panels`` side by side.
+
+    A ``"bars"`` panel is drawn by :func:`rainbowdp.plot.plot_pmfs` (one legend for the
+    figure's bar panels), any other as lines, one colour per group of series (the label's text
+    before ``": "``) and one line style per kind; ``log[i]`` puts panel i on a log y axis.
+    """
     from matplotlib.figure import Figure
 
     from ..plot import plot_pmfs
@@ -406,7 +412,7 @@ def sadeghi_figure1() -> CurveFigure:
         Panel("noise PMF, z >= 0", "z", "p(z)", z, series, "bars"),
         Panel("the same, log scale", "z", "p(z)", z, series, "bars"),
     ]
-    return _figure(
+    return panel_figure(
         "Sadeghi et al., Fig. 1",
         parameters,
         panels,
@@ -504,7 +510,7 @@ def sadeghi_figure2(*, epsilons: Any = _DEFAULT_FIG2_EPSILONS) -> CurveFigure:
     }
     parameters = {"eta": eta, "Ds": list(Ds), "epsilons": eps.tolist()}
     panels = [Panel(f"eta = {eta:g}", "epsilon", "delta", eps, series, "line")]
-    return _figure(
+    return panel_figure(
         "Sadeghi et al., Fig. 2",
         parameters,
         panels,
@@ -541,7 +547,7 @@ def sadeghi_figure3(panel: str = "a", *, etas: Any = _DEFAULT_FIG3_ETAS) -> Curv
     """
     from ..noise.count import max_eta, optimum
 
-    panel = _check_panel(panel)
+    panel = check_panel(panel)
     grid = _check_eta_grid(etas)
     spec = SADEGHI_FIG3[panel]
     eps, Ds, Dc = spec["epsilon"], SADEGHI_FIG3["Ds"], SADEGHI_FIG3["claim_D"]
@@ -583,7 +589,7 @@ def sadeghi_figure3(panel: str = "a", *, etas: Any = _DEFAULT_FIG3_ETAS) -> Curv
     }
     parameters = {"epsilon": eps, "Ds": list(Ds), "etas": grid.tolist()}
     panels = [Panel(f"eps = {eps:g}", "eta", "delta", grid, series, "line")]
-    return _figure(
+    return panel_figure(
         f"Sadeghi et al., Fig. 3{panel}",
         parameters,
         panels,
@@ -667,7 +673,7 @@ def sadeghi_figure4(*, epsilons: Any = _DEFAULT_FIG4_EPSILONS) -> CurveFigure:
     }
     parameters = {"eta": eta, "D": D, "epsilons": eps.tolist()}
     panels = [Panel(f"eta = {eta:g}, D = {D}", "epsilon", "delta", eps, series, "line")]
-    return _figure(
+    return panel_figure(
         "Sadeghi et al., Fig. 4",
         parameters,
         panels,

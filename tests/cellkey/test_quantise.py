@@ -27,8 +27,7 @@ from rainbowdp.cellkey._quantise import (
     quantised_pmf,
 )
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
-from rainbowdp.noise import count
-from rainbowdp.noise._family import mechanism_from_rows
+from rainbowdp.noise import count, mechanism_from_rows
 
 SETTINGS = settings(max_examples=100, deadline=None, derandomize=True)
 K8, K16, K32 = 2**8, 2**16, 2**32

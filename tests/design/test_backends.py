@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 from rainbowdp import certify
 from rainbowdp.design import RowConstraint, lp, milp, solvers
+from rainbowdp.design._backend import new_model
 from rainbowdp.design._highs import HighsModel
-from rainbowdp.design._model import LE, ModelBuilder, new_model
+from rainbowdp.design._model import LE, ModelBuilder
 from rainbowdp.exceptions import (
     InfeasibleDesignError,
     RainbowDPError,

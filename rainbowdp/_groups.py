@@ -1,0 +1,164 @@
+r"""Directed pairs of rows that are the same pair, decided once rather than once per edge.
+
+Every number the verifier forms for a directed pair :math:`(P_a, P_b)` -- the divergences
+:math:`H_x(P_a\|P_b)`, the smallest ε at a δ, a certified zero, the probabilistic-DP leakage --
+is a symmetric function of the multiset of columns :math:`\{(P_a(v), P_b(v)) : v \in V\}`: it
+does not change when the outputs are permuted, the same permutation applied to both rows. The
+mechanisms users build repeat few such pairs over many edges: a standard mechanism on a
+symmetric graph ties on every edge (randomized response on a ``from_records`` graph has one
+pair per two answers, however many datasets; an additive-noise mechanism on a path has one pair
+per shift). Where exact work is needed, it is done once per class of this relation.
+
+Two steps, both exact (a class never joins two different pairs):
+
+1. :func:`row_classes` numbers the distinct rows: a float hash of each row groups the
+   candidates, and every row is then compared with its group's first row entry by entry; a row
+   that differs (a hash collision) keeps a class of its own.
+2. :func:`group_arcs` keeps one arc per pair of row classes (so equal pairs of rows are one
+   arc), and then, while few arcs remain (:data:`CANON_ENTRIES`), merges the arcs whose pairs
+   are equal up to a permutation of the outputs: the columns of each pair sorted (as complex
+   numbers, real part :math:`P_a(v)`, imaginary part :math:`P_b(v)`) are compared bytewise.
+
+Cost: one matrix-vector product, one sort of N hashes and one comparison of the N rows, then one
+sort of the E arc keys; the canonical step sorts at most :data:`CANON_ENTRIES` entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ._fused import row_hash, rows_equal
+
+__all__ = ["CANON_ENTRIES", "GROUP_MIN_ARCS", "group_arcs", "row_classes"]
+
+#: Arcs from which :func:`group_arcs` is worth its passes (below, callers keep every arc).
+GROUP_MIN_ARCS = 64
+#: The arcs left after merging equal pairs of rows are merged up to a permutation of the
+#: outputs only while they hold at most this many entries (arcs times outputs): a sort of
+#: the columns of each arc.
+CANON_ENTRIES = 1 << 20
+
+
+#: Odd 64-bit multipliers of the row hash (fixed: the classes are reproducible).
+_MULTIPLIERS = np.random.default_rng(0x5EED).integers(1, 2**63, size=4096, dtype=np.uint64) | 1
+
+
+def _row_hash(rows: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each row's bits: ``sum_j bits_j * c_j`` modulo 2^64."""
+    q = rows.shape[1]
+    bits = np.ascontiguousarray(rows, dtype=np.float64).view(np.uint64)
+    mult = _MULTIPLIERS[np.arange(q) % _MULTIPLIERS.size]
+    if q > _MULTIPLIERS.size:
+        mult = mult ^ np.arange(q, dtype=np.uint64)
+    fast = row_hash(bits, mult)
+    return (bits * mult).sum(axis=1, dtype=np.uint64) if fast is None else fast
+
+
+def row_classes(rows: np.ndarray) -> np.ndarray:
+    """Class number of each row of ``rows`` (N, q): equal ids for equal rows only.
+
+    Rows are grouped by a hash of their bits and each row is then compared with its group's
+    first row, entry by entry: a row that differs from it (a hash collision) is regrouped with
+    the other such rows, and after a few rounds keeps an id of its own. So two rows share an id
+    only if they are equal (never merged otherwise). Equal rows whose bits differ (``0.0`` and
+    ``-0.0``) may get two ids, which costs only repeated work.
+    """
+    rows = np.ascontiguousarray(rows, dtype=np.float64)
+    n = rows.shape[0]
+    ids = np.empty(n, dtype=np.intp)
+    todo = np.arange(n, dtype=np.intp)
+    next_id = 0
+    for round_ in range(3):
+        if todo.size == 0:
+            return ids
+        sub = rows if round_ == 0 else np.ascontiguousarray(rows[todo][:, ::-1])
+        h = _row_hash(sub)  # (reversed rows: another hash for the rows that collided)
+        _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+        inv = inv.ravel()
+        same = rows_equal(sub, first[inv])
+        ids[todo[same]] = next_id + inv[same]
+        next_id += first.size
+        todo = todo[~same]
+    ids[todo] = next_id + np.arange(todo.size)
+    return ids
+
+
+def group_arcs(
+    p: np.ndarray,
+    heads: np.ndarray,
+    tails: np.ndarray,
+    classes: np.ndarray | Callable[[], np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Classes of the arcs whose pairs of rows are equal up to a common permutation of the
+    outputs (see the module notes): one representative arc per class.
+
+    Parameters
+    ----------
+    p : numpy.ndarray
+        The rows (N, q).
+    heads, tails : numpy.ndarray
+        The arcs (heads[i], tails[i]) as integer arrays of equal length.
+    classes : numpy.ndarray or callable, optional
+        :func:`row_classes` of ``p``, or a function returning it (e.g. a mechanism's
+        remembered one), used when the arcs touch many of the rows.
+
+    Returns
+    -------
+    (reps, inverse)
+        ``reps``: indices into the arcs, one per class, increasing; ``inverse``: for each arc,
+        the position in ``reps`` of its class. Arc i is, as a pair of rows, equal to arc
+        ``reps[inverse[i]]`` up to a permutation of the outputs.
+    """
+    n_arcs = heads.shape[0]
+    if n_arcs <= 1:
+        return np.arange(n_arcs, dtype=np.intp), np.zeros(n_arcs, dtype=np.intp)
+    if classes is not None or p.shape[0] <= 2 * n_arcs:
+        ids = row_classes(p) if classes is None else (
+            classes() if callable(classes) else classes)  # fmt: skip
+        ch, ct = ids[heads], ids[tails]
+    else:  # few arcs on many rows: number the rows they touch only
+        nodes, inv = np.unique(np.concatenate([heads, tails]), return_inverse=True)
+        ids = row_classes(p[nodes])
+        ch, ct = ids[inv[:n_arcs]], ids[inv[n_arcs:]]
+    reps, inverse = _compact(ch.astype(np.int64) * (int(ids.max()) + 1) + ct)
+    q = p.shape[1]
+    if reps.size <= 1 or reps.size * q > CANON_ENTRIES or q <= 1:
+        return reps, inverse
+    cols = np.empty((reps.size, q), dtype=np.complex128)
+    cols.real = p[heads[reps]]
+    cols.imag = p[tails[reps]]
+    cols += 0.0  # -0.0 and 0.0 alike in the bytes
+    cols.sort(axis=1)  # lexicographic: by P_a(v), then P_b(v)
+    keys = cols.view(np.dtype((np.void, 16 * q)))[:, 0]
+    _, first, inv2 = np.unique(keys, return_index=True, return_inverse=True)
+    if first.size == reps.size:
+        return reps, inverse
+    order = np.argsort(first)  # the merged classes, numbered by their first representative
+    rank = np.empty(order.size, dtype=np.intp)
+    rank[order] = np.arange(order.size)
+    return reps[first[order]], rank[inv2.ravel()][inverse]
+
+
+def _compact(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(reps, inverse)`` of integer keys >= 0: one entry's index per distinct key (the
+    indices increasing) and, per entry, the position of its key's index in ``reps``. A lookup
+    table when the keys are small; which entry stands for a key is then unspecified, which is
+    fine where all entries of a key are equal pairs."""
+    n = key.shape[0]
+    top = int(key.max()) + 1
+    if top <= 4 * n + 1024:
+        present = np.zeros(top, dtype=bool)
+        present[key] = True
+        lut = np.cumsum(present) - 1
+        idx = lut[key]
+        first = np.empty(int(lut[-1]) + 1, dtype=np.intp)
+        first[idx] = np.arange(n, dtype=np.intp)  # some member of each key (any one will do)
+    else:
+        _, first, idx = np.unique(key, return_index=True, return_inverse=True)
+        idx = idx.ravel()
+    order = np.argsort(first)
+    rank = np.empty(order.size, dtype=np.intp)
+    rank[order] = np.arange(order.size)
+    return first[order].astype(np.intp), rank[idx].astype(np.intp)
