@@ -8,13 +8,13 @@ Rows per q:
 
 - graph construction (``RainbowGraph.from_edges``, validation included);
 - the floor: the least work the job must do, done the best way -- the gather of both endpoint
-  rows of every edge in chunks of ``rainbowdp._kernels.CHUNK_ELEMENTS`` numbers (the library's
-  chunk size) into two reused buffers (``np.take(..., out=buf)``), with no arithmetic;
+  rows of every edge in chunks of ``rainbowdp._verify.kernels.CHUNK_ELEMENTS`` numbers (the
+  library's chunk size) into two reused buffers (``np.take(..., out=buf)``), with no arithmetic;
 - the compiled floor, where numba is installed: both endpoint rows of every edge read once and
   summed (one number per edge), compiled with the same prefetching and vectorised sum as the
   library's compiled kernel -- the least reading any kernel can do;
 - ``verify`` (both directions of every edge, sound delta), on the compiled kernels where numba
-  is installed (``rainbowdp._fused``), and on the numpy kernels (the path without numba);
+  is installed (``rainbowdp._verify.fused``), and on the numpy kernels (the path without numba);
 - the numpy baseline a competent user writes: per chunk (same chunk size),
   ``np.maximum(P[e0] - x * P[e1], 0).sum(1)`` both ways, maximum over the edges, compared to
   delta; and the same without chunks (one expression over all edges, the first thing one
@@ -50,9 +50,9 @@ from pathlib import Path
 import numpy as np
 from _timing import MB, peak_above, timed
 
-import rainbowdp._fused as fused
-from rainbowdp._exact import delta_upper, enclose_exp
-from rainbowdp._kernels import CHUNK_ELEMENTS, directed_divergences
+import rainbowdp._verify.fused as fused
+from rainbowdp._verify.exact import delta_upper, enclose_exp
+from rainbowdp._verify.kernels import CHUNK_ELEMENTS, directed_divergences
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import epsilon_for_delta, privacy_profile, verify

@@ -7,8 +7,8 @@ mechanisms in closed form or by linear / mixed-integer programming.
 """
 
 from . import builders, exceptions, noise, plot
-from ._certify import Certificate, Verdict, certify, exp_bounds
 from ._format import format_down, format_up
+from ._verify.certify import Certificate, Verdict, certify, exp_bounds
 from .compare import Comparison, compare
 from .exceptions import (
     GraphFileError,

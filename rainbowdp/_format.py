@@ -5,18 +5,25 @@ rounded *up* (:func:`format_up`), a quantity whose larger values are worse for t
 the other way round — e.g. the largest admissible η of a design — *down* (:func:`format_down`).
 Python's ``f"{x:.4g}"`` rounds to nearest and can understate δ (0.0643217 prints as 0.06432, but
 ``round(x, 4)`` gives 0.0643).
+
+Results handed to JSON, pandas or a notebook become plain Python with :func:`plain` (the
+``to_dict`` methods) and strict JSON with :func:`nonfinite_to_null` (the ``--json`` output).
 """
 
 from __future__ import annotations
 
+import enum
 import math
+import numbers
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any
+
+import numpy as np
 
 from ._validation import check_int
 from .exceptions import ParameterError, ParameterTypeError
 
-__all__ = ["format_down", "format_up"]
+__all__ = ["format_down", "format_up", "nonfinite_to_null", "plain"]
 
 
 def _format(value: Any, digits: Any, rounding: str) -> str:
@@ -117,3 +124,93 @@ def format_down(value: Any, digits: int = 6) -> str:
     '0.999'
     """
     return _format(value, digits, ROUND_FLOOR)
+
+
+def plain(value: Any) -> Any:
+    """``value`` as plain JSON-able Python: ``None``, bool, int, float, str, list and dict.
+
+    Numpy scalars and arrays become Python numbers and (nested) lists, tuples become lists,
+    enumerations their value, dictionary keys strings; floats stay floats (``inf`` and ``nan``
+    included, see :func:`nonfinite_to_null`); anything else -- e.g. a ``frozenset`` or a
+    ``Fraction`` used as a node label -- becomes ``str(value)``.
+
+    Parameters
+    ----------
+    value : object
+
+    Returns
+    -------
+    object
+        A value that :func:`json.dumps` writes (with its default ``allow_nan=True``).
+
+    Raises
+    ------
+    ParameterError
+        If two keys of a dictionary become the same string (e.g. ``1`` and ``"1"``): one entry
+        would be lost silently.
+
+    Examples
+    --------
+    >>> plain({"edge": (np.int64(0), (1, "a")), "d": np.float64(0.5), 3: np.array([1, 2])})
+    {'edge': [0, [1, 'a']], 'd': 0.5, '3': [1, 2]}
+    >>> plain(frozenset({1})), plain(float("inf"))
+    ('frozenset({1})', inf)
+    >>> try:
+    ...     plain({1: "a", "1": "b"})
+    ... except ParameterError as exc:
+    ...     print(exc)
+    `value` has two dictionary keys that both become the string '1': '1' and an earlier one;
+    rename one.
+    """
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return plain(value.tolist())
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            key = k if isinstance(k, str) else str(plain(k))
+            if key in out:
+                raise ParameterError(
+                    f"`value` has two dictionary keys that both become the string {key!r}: "
+                    f"{k!r} and an earlier one; rename one."
+                )
+            out[key] = plain(v)
+        return out
+    return str(value)
+
+
+def nonfinite_to_null(value: Any) -> Any:
+    """``value`` with every infinite or NaN float replaced by ``None``: strict JSON.
+
+    The convention of the ``--json`` output of the ``rainbowdp`` command: ``null`` stands for a
+    number that is infinite or undefined (e.g. no finite ε at the given δ).
+
+    Examples
+    --------
+    >>> import json
+    >>> json.dumps(nonfinite_to_null({"epsilon": float("inf"), "x": [1.0, float("nan")]}),
+    ...            allow_nan=False)
+    '{"epsilon": null, "x": [1.0, null]}'
+    """
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, list | tuple):
+        return [nonfinite_to_null(v) for v in value]
+    if isinstance(value, dict):
+        return {k: nonfinite_to_null(v) for k, v in value.items()}
+    return value

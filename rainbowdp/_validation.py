@@ -220,3 +220,40 @@ def check_probability_vector(
             f"`{name}` must sum to 1 (within {atol:g}), got sum {total!r} for {name}={value!r}."
         )
     return arr
+
+
+def check_epsilons(epsilons: Any) -> np.ndarray:
+    """``epsilons`` as a 1-D float array of finite values >= 0 (the check of
+    :func:`privacy_profile`)."""
+    if type(epsilons) is list and all(
+        type(e) is float and 0.0 <= e < math.inf for e in epsilons
+    ):  # the common call: a list of plain finite floats >= 0 (NaN fails the comparison)
+        return np.array(epsilons, dtype=np.float64)
+    if isinstance(epsilons, str | bytes):
+        raise ParameterTypeError(
+            f"`epsilons` must be an array of numbers, got epsilons={epsilons!r}."
+        )
+    eps = real_array(epsilons, "epsilons")
+    if eps.ndim > 1:
+        raise ParameterError(f"`epsilons` must be one-dimensional, got shape {eps.shape}.")
+    eps = np.atleast_1d(eps)
+    if not np.all(np.isfinite(eps)) or np.any(eps < 0):
+        raise ParameterError(f"`epsilons` must be finite and >= 0, got epsilons={epsilons!r}.")
+    return eps
+
+
+def check_deltas(delta: Any) -> tuple[list[float], bool]:
+    """``delta`` (a number, or a 1-D array of numbers) as a list of checked δ, and whether it
+    was a number (the check of :func:`epsilon_for_delta`)."""
+    if type(delta) is float and 0.0 <= delta <= 1.0:  # the common call, already valid
+        return [delta], True
+    if isinstance(delta, numbers.Real) and not isinstance(delta, bool):
+        return [check_delta(delta)], True
+    if isinstance(delta, str | bytes):
+        raise ParameterTypeError(
+            f"`delta` must be a number or an array of numbers, got delta={delta!r}."
+        )
+    arr = real_array(delta, "delta")
+    if arr.ndim != 1:
+        raise ParameterError(f"`delta` must be a number or a 1-D array, got shape {arr.shape}.")
+    return [check_delta(float(d)) for d in arr], False

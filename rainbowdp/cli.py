@@ -143,7 +143,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     )
     code = EXIT_OK if rep.is_private else EXIT_NOT_PRIVATE
     if args.certify:
-        from ._certify import Verdict, certify
+        from ._verify.certify import Verdict, certify
 
         cert = certify(M, epsilon=args.epsilon, delta=args.delta)
         code = {

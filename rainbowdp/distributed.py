@@ -20,16 +20,16 @@ can read. Each chunk is checked (shape (E, 2), integer dtype, indices in ``range
 any work; a bad edge raises :class:`~rainbowdp.exceptions.ParameterError` naming its row.
 
 **The numbers are the in-memory ones.** Chunks are cut at multiples of the float kernel's block
-(:data:`rainbowdp._kernels.CHUNK_ELEMENTS` // q rows), so every float divergence is the one
+(:data:`rainbowdp._verify.kernels.CHUNK_ELEMENTS` // q rows), so every float divergence is the one
 :func:`rainbowdp.verify` computes. Then:
 
 * ``delta_required`` is bit for bit that of :func:`rainbowdp.verify`: each chunk keeps the
   directed pairs that may attain the maximum (within 2η of the largest float divergence, η the
-  rigorous float error bound of :func:`rainbowdp._exact.float_error`, minus those proved 0),
+  rigorous float error bound of :func:`rainbowdp._verify.exact.float_error`, minus those proved 0),
   the reduction keeps those within 2η of the global maximum, and
-  :func:`rainbowdp._exact.delta_upper` is run on exactly the pairs the in-memory call would
+  :func:`rainbowdp._verify.exact.delta_upper` is run on exactly the pairs the in-memory call would
   recompute: the smallest float at least the exact maximum, or its rigorous float bound when
-  more than :data:`rainbowdp._exact.EXACT_WORK` entries tie.
+  more than :data:`rainbowdp._verify.exact.EXACT_WORK` entries tie.
 * ``worst_edge``, ``witness``, ``n_violations`` and ``is_private`` are those of
   :func:`rainbowdp.verify` (the first edge attaining the largest float divergence; violations
   summed over chunks).
@@ -76,7 +76,18 @@ from typing import Any
 
 import numpy as np
 
-from ._exact import (
+from ._validation import (
+    check_delta,
+    check_deltas,
+    check_epsilon,
+    check_epsilons,
+    check_int,
+    check_nonnegative_float,
+    real_array,
+)
+from ._verify.delta import profile_core
+from ._verify.epsilon import epsilon_core
+from ._verify.exact import (
     EXACT_WORK,
     ExpEnclosure,
     band_pairs,
@@ -86,18 +97,10 @@ from ._exact import (
     float_at_most,
     float_error,
 )
-from ._kernels import CHUNK_ELEMENTS, directed_divergences, float_error_bound, scaled_product
-from ._validation import check_delta, check_epsilon, check_int, check_nonnegative_float, real_array
+from ._verify.kernels import CHUNK_ELEMENTS, directed_divergences, float_error_bound, scaled_product
+from ._verify.report import report_dict, report_text
 from .exceptions import ParameterError, ParameterTypeError
 from .mechanism import ROW_ATOL
-from .privacy import (
-    _check_deltas,
-    _check_epsilons,
-    _epsilon_core,
-    _profile_core,
-    _report_dict,
-    _report_text,
-)
 
 __all__ = [
     "DEFAULT_CHUNK_EDGES",
@@ -462,7 +465,7 @@ class DistributedReport:
     n_chunks: int
 
     def __str__(self) -> str:
-        return _report_text(self) + f" ({self.n_edges} edges in {self.n_chunks} chunks)"
+        return report_text(self) + f" ({self.n_edges} edges in {self.n_chunks} chunks)"
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain Python: the keys of
@@ -478,7 +481,7 @@ class DistributedReport:
         >>> d["is_private"], d["worst_edge"], d["n_edges"], d["n_chunks"]
         (True, [0, 1], 1, 1)
         """
-        return _report_dict(self) | {"n_edges": int(self.n_edges), "n_chunks": int(self.n_chunks)}
+        return report_dict(self) | {"n_edges": int(self.n_edges), "n_chunks": int(self.n_chunks)}
 
 
 @dataclass
@@ -486,7 +489,7 @@ class _VerifyPart:
     """What one chunk (or a merge of chunks) contributes to :func:`verify`.
 
     ``cand_*`` are the directed pairs (a, b) not proved 0 whose float divergence is within 2η
-    of ``h_max`` (the pairs :func:`rainbowdp._exact.delta_upper` recomputes exactly), the
+    of ``h_max`` (the pairs :func:`rainbowdp._verify.exact.delta_upper` recomputes exactly), the
     ``cap`` largest of them; ``complete`` says whether they are all of them.
     """
 
@@ -502,7 +505,7 @@ class _VerifyPart:
 
 
 def _floor(h_max: float, eta: Fraction) -> float:
-    """The lower end of the band of :func:`rainbowdp._exact.delta_upper`."""
+    """The lower end of the band of :func:`rainbowdp._verify.exact.delta_upper`."""
     return float_at_most(Fraction(h_max) - 2 * eta)
 
 
@@ -697,7 +700,7 @@ def _profile_block(
     e = _checked_block(block, p.shape[0], start)
     if e.shape[0] == 0:
         return np.zeros(eps.shape)
-    return _profile_core(p, e, one_way, eps)
+    return profile_core(p, e, one_way, eps)
 
 
 def _epsilon_block(
@@ -707,7 +710,7 @@ def _epsilon_block(
     e = _checked_block(block, p.shape[0], start)
     if e.shape[0] == 0:
         return np.zeros((1, len(deltas)))
-    return np.array([[_epsilon_core(p, e, one_way, d) for d in deltas]])
+    return np.array([[epsilon_core(p, e, one_way, d) for d in deltas]])
 
 
 def _merge_max(parts: list[np.ndarray]) -> np.ndarray:
@@ -771,7 +774,7 @@ def privacy_profile(
     [0.5, 0.0]
     """
     p = _check_probabilities(probabilities)
-    eps = _check_epsilons(epsilons)
+    eps = check_epsilons(epsilons)
     one_way = _check_bool(directed, "directed")
     size = None if chunk_size is None else check_int(chunk_size, "chunk_size", minimum=1)
     scheduler = _check_scheduler(scheduler)
@@ -828,7 +831,7 @@ def epsilon_for_delta(
     [0.0, 0.0]
     """
     p = _check_probabilities(probabilities)
-    listed, scalar = _check_deltas(delta)
+    listed, scalar = check_deltas(delta)
     deltas = tuple(listed)
     one_way = _check_bool(directed, "directed")
     size = None if chunk_size is None else check_int(chunk_size, "chunk_size", minimum=1)

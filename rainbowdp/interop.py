@@ -50,9 +50,7 @@ distributions", PoPETs 2022 (the PLDs of ``dp_accounting``). Y. Zhu, J. Dong, Y.
 
 from __future__ import annotations
 
-import enum
 import math
-import numbers
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -60,8 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from ._format import format_up
-from ._kernels import endpoint_rows
+from ._format import format_up, nonfinite_to_null, plain
 from ._validation import (
     check_delta,
     check_epsilon,
@@ -69,6 +66,7 @@ from ._validation import (
     check_nonnegative_float,
     check_probability_vector,
 )
+from ._verify.kernels import endpoint_rows
 from .exceptions import ParameterError, ParameterTypeError
 from .graph import RainbowGraph
 from .mechanism import ROW_ATOL, Mechanism, check_mechanism
@@ -105,97 +103,6 @@ _SATURATED_EPSILON = 1000.0
 _GAP = 2.0**-30
 #: Directed pairs whose proved ε(δ) :func:`worst_pair` computes, at most.
 _CANDIDATES = 16
-
-
-# ------------------------------------------------------------------------------ plain values
-def plain(value: Any) -> Any:
-    """``value`` as plain JSON-able Python: ``None``, bool, int, float, str, list and dict.
-
-    Numpy scalars and arrays become Python numbers and (nested) lists, tuples become lists,
-    enumerations their value, dictionary keys strings; floats stay floats (``inf`` and ``nan``
-    included, see :func:`nonfinite_to_null`); anything else -- e.g. a ``frozenset`` or a
-    ``Fraction`` used as a node label -- becomes ``str(value)``.
-
-    Parameters
-    ----------
-    value : object
-
-    Returns
-    -------
-    object
-        A value that :func:`json.dumps` writes (with its default ``allow_nan=True``).
-
-    Raises
-    ------
-    ParameterError
-        If two keys of a dictionary become the same string (e.g. ``1`` and ``"1"``): one entry
-        would be lost silently.
-
-    Examples
-    --------
-    >>> plain({"edge": (np.int64(0), (1, "a")), "d": np.float64(0.5), 3: np.array([1, 2])})
-    {'edge': [0, [1, 'a']], 'd': 0.5, '3': [1, 2]}
-    >>> plain(frozenset({1})), plain(float("inf"))
-    ('frozenset({1})', inf)
-    >>> try:
-    ...     plain({1: "a", "1": "b"})
-    ... except ParameterError as exc:
-    ...     print(exc)
-    `value` has two dictionary keys that both become the string '1': '1' and an earlier one;
-    rename one.
-    """
-    if isinstance(value, enum.Enum):
-        value = value.value
-    if isinstance(value, np.generic):
-        value = value.item()
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, np.ndarray):
-        return plain(value.tolist())
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        out: dict[str, Any] = {}
-        for k, v in value.items():
-            key = k if isinstance(k, str) else str(plain(k))
-            if key in out:
-                raise ParameterError(
-                    f"`value` has two dictionary keys that both become the string {key!r}: "
-                    f"{k!r} and an earlier one; rename one."
-                )
-            out[key] = plain(v)
-        return out
-    return str(value)
-
-
-def nonfinite_to_null(value: Any) -> Any:
-    """``value`` with every infinite or NaN float replaced by ``None``: strict JSON.
-
-    The convention of the ``--json`` output of the ``rainbowdp`` command: ``null`` stands for a
-    number that is infinite or undefined (e.g. no finite ε at the given δ).
-
-    Examples
-    --------
-    >>> import json
-    >>> json.dumps(nonfinite_to_null({"epsilon": float("inf"), "x": [1.0, float("nan")]}),
-    ...            allow_nan=False)
-    '{"epsilon": null, "x": [1.0, null]}'
-    """
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, list | tuple):
-        return [nonfinite_to_null(v) for v in value]
-    if isinstance(value, dict):
-        return {k: nonfinite_to_null(v) for k, v in value.items()}
-    return value
 
 
 # ------------------------------------------------------------------------------ pairs

@@ -38,10 +38,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._exact import EXACT_WORK, enclose_exp, unproven
 from ._format import format_up
-from ._repair import proves_dp, repair
 from ._validation import check_delta, check_epsilon, check_int, check_probability_vector, real_array
+from ._verify.exact import EXACT_WORK, enclose_exp, unproven
+from ._verify.repair import proves_dp, repair
 from .boundary import (
     HOMOGENEITY_ATOL,  # noqa: F401 (re-exported: rainbowdp.optimal.HOMOGENEITY_ATOL)
     homogeneous_boundary,
@@ -686,8 +686,8 @@ def _certified(mech: Mechanism, eps: float, dlt: float, heads: np.ndarray) -> Me
     The closed form is evaluated in floating point, so a tight constraint (a ratio
     :math:`e^\epsilon p_k`, or a budget met with equality) may exceed its exact bound by one
     rounding. Mixing rows with the uniform distribution by the smallest λ the search finds
-    (:func:`rainbowdp._repair.repair`, growing λ by 4 from :math:`10^{-16}`) makes every tight
-    constraint strict. The boundary rows ``heads`` are kept as given if mixing the other rows
+    (:func:`rainbowdp._verify.repair.repair`, growing λ by 4 from :math:`10^{-16}`) makes every
+    tight constraint strict. The boundary rows ``heads`` are kept as given if mixing the other rows
     suffices; otherwise every row is mixed (the boundary stays homogeneous). λ is about the
     relative round-off of the tight constraints: :math:`10^{-16}` to :math:`10^{-13}` for
     ε > 0, :math:`10^{-16}/\delta` for ε = 0.

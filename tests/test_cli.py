@@ -231,7 +231,7 @@ def test_certify_overrides_a_float_verdict_of_private(capsys, tmp_path, monkeypa
     import dataclasses
     import sys
 
-    certify_module = sys.modules["rainbowdp._certify"]
+    certify_module = sys.modules["rainbowdp._verify.certify"]
     real = certify_module.certify
 
     def fake(*args, **kwargs):

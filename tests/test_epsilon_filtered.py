@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import rainbowdp._verify.epsilon as engine
 import rainbowdp.privacy as privacy
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
@@ -22,9 +23,7 @@ def arcs_of(edges: np.ndarray, one_way: bool) -> np.ndarray:
 
 def direct(p: np.ndarray, edges: np.ndarray, one_way: bool, dlt: float) -> float:
     """The reference: every edge estimated, the near-maximal ones solved exactly, all proved."""
-    return privacy._epsilon_core(
-        p, edges, one_way, dlt, privacy._log_estimates(p, edges, one_way, dlt)
-    )
+    return engine.epsilon_core(p, edges, one_way, dlt, engine.log_estimates(p, edges, one_way, dlt))
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
@@ -46,8 +45,8 @@ def test_filtered_equals_direct(seed, n, m, q, kind, dlt, one_way, sample):
         return
     mp = pytest.MonkeyPatch()
     try:
-        mp.setattr(privacy, "_FILTER_SAMPLE", sample)
-        got = privacy._epsilon_filtered(p, arcs_of(edges, one_way), dlt)
+        mp.setattr(engine, "FILTER_SAMPLE", sample)
+        got = engine.epsilon_filtered(p, arcs_of(edges, one_way), dlt)
     finally:
         mp.undo()
     want = direct(p, edges, one_way, dlt)
@@ -62,12 +61,12 @@ def test_epsilon_for_delta_takes_the_filter_with_the_same_values(monkeypatch):
         edges, outputs=range(q), rainbow_table=[list(range(q))], rainbow_ids=np.zeros(n, int)
     )
     M = Mechanism(G, rows(rng, n, q, "uniform"))
-    assert G.n_edges > privacy._FILTER_MIN_EDGES
+    assert G.n_edges > engine.FILTER_MIN_EDGES
     calls, sizes = [], []
-    real_filter, real_direct = privacy._epsilon_filtered, privacy._epsilon_direct
-    monkeypatch.setattr(privacy, "_epsilon_filtered", lambda *a: calls.append(1) or real_filter(*a))
+    real_filter, real_direct = engine.epsilon_filtered, engine.epsilon_direct
+    monkeypatch.setattr(engine, "epsilon_filtered", lambda *a: calls.append(1) or real_filter(*a))
     monkeypatch.setattr(
-        privacy, "_epsilon_direct", lambda p, e, *a: sizes.append(len(e)) or real_direct(p, e, *a)
+        engine, "epsilon_direct", lambda p, e, *a: sizes.append(len(e)) or real_direct(p, e, *a)
     )
     for dlt in (1e-6, 0.01, 0.2):  # (δ = 0: the largest ratio, one pass; tested below)
         calls.clear()
@@ -102,18 +101,18 @@ def test_filtered_where_the_direct_solve_truncates_its_exact_set():
     keeps only part of them for exact work and may return a raised float estimate, proved but
     not the rounded exact maximum. The filtered path solves the maximiser exactly: both are
     proved, they agree to a few ulps, and the filtered one is the sample-independent
-    ``_log_up`` of the exact maximum."""
+    ``log_up`` of the exact maximum."""
     rng = np.random.default_rng(11)
     n, q = 3000, 6
     edges = np.unique(np.sort(random_edges(rng, n, 12000), axis=1), axis=0)
     p = rows(rng, n, q, "dirichlet")
-    got = privacy._epsilon_filtered(p, arcs_of(edges, False), 0.0)
+    got = engine.epsilon_filtered(p, arcs_of(edges, False), 0.0)
     want = direct(p, edges, False, 0.0)
     assert abs(got - want) <= 4 * math.ulp(want)
-    cand, _ = privacy._log_estimates(p, edges, False, 0.0)
+    cand, _ = engine.log_estimates(p, edges, False, 0.0)
     d, e = np.unravel_index(np.argmax(cand), cand.shape)
     a, b = edges[e] if d == 0 else edges[e][::-1]
-    assert got == privacy._exact_candidates(p, np.array([a]), np.array([b]), 0.0)
+    assert got == engine.exact_candidates(p, np.array([a]), np.array([b]), 0.0)
     G = RainbowGraph.from_edges(
         edges, outputs=range(q), rainbow_table=[list(range(q))], rainbow_ids=np.zeros(n, int)
     )

@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rainbowdp._exact import P_SHIFT, int_list, int_rows, int_scaled
-from rainbowdp._kernels import EPS_SATURATION
-from rainbowdp.privacy import _enclose, _exp_covers, _log_up
+from rainbowdp._verify.epsilon import exp_covers, log_up
+from rainbowdp._verify.exact import P_SHIFT, enclose, int_list, int_rows, int_scaled
+from rainbowdp._verify.kernels import EPS_SATURATION
 
 FLOATS = st.floats(min_value=0.0, max_value=1.9999999999999998, allow_subnormal=True)
 
@@ -41,8 +41,8 @@ def test_int_list_edge_values():
     )
 )
 def test_the_enclosure_is_within_2_to_the_minus_180(e):
-    """:func:`_exp_covers` relies on L (200 bits) being within 2^-180 of e^ε."""
-    enc = _enclose(e)
+    """:func:`exp_covers` relies on L (200 bits) being within 2^-180 of e^ε."""
+    enc = enclose(e)
     assert enc.lo <= enc.hi and (enc.hi - enc.lo) <= enc.lo * Fraction(1, 1 << 180)
 
 
@@ -53,18 +53,18 @@ def test_the_enclosure_is_within_2_to_the_minus_180(e):
     scale=st.sampled_from([1, 2**10, 2**300, 2**1000, 2**1070]),
 )
 def test_log_up_covers_its_argument_with_the_library_enclosure(num, den, scale):
-    """The ε returned for an exact solution x has L(ε) >= x (L of :func:`_enclose`), proved
+    """The ε returned for an exact solution x has L(ε) >= x (L of :func:`enclose`), proved
     by the cheaper 64-bit enclosure, and the proof is not vacuous: a slightly smaller ε fails."""
     x = Fraction(num, den) * scale
-    e = _log_up(x)
+    e = log_up(x)
     if x <= 1:
         assert e == 0.0
         return
-    assert _exp_covers(e, x)
-    assert _enclose(e).lo >= x
+    assert exp_covers(e, x)
+    assert enclose(e).lo >= x
     below = float(np.nextafter(e - 2.0**-40 * max(1.0, e), 0.0))
     if below < EPS_SATURATION:  # (from there on L is a stand-in above every float ratio)
-        assert not _exp_covers(below, x)
+        assert not exp_covers(below, x)
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)

@@ -2,7 +2,7 @@
 
 Their float values may differ from numpy's in the last bits (the sum is added in another order),
 so they are checked against the exact divergence within the error bound both paths rely on
-(:func:`rainbowdp._exact.rounding_error`), zero for zero; every certified number is then the
+(:func:`rainbowdp._verify.exact.rounding_error`), zero for zero; every certified number is then the
 same on both paths, bit for bit.
 """
 
@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rainbowdp._fused as fused
-import rainbowdp._profile as one_pass
-import rainbowdp.privacy as privacy
-from rainbowdp._exact import enclose_exp, multiplier_below, rounding_error
-from rainbowdp._kernels import directed_divergences
+import rainbowdp._verify.delta as delta_engine
+import rainbowdp._verify.fused as fused
+import rainbowdp._verify.profile as one_pass
+from rainbowdp._verify.exact import enclose_exp, multiplier_below, rounding_error
+from rainbowdp._verify.kernels import directed_divergences
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import epsilon_for_delta, privacy_profile, verify
@@ -181,7 +181,7 @@ def test_verify_profile_and_epsilon_are_the_same_on_both_paths(seed, q, kind, di
             else:
                 mp.setattr(fused, "MIN_ELEMENTS", 0)
             mp.setattr(one_pass, "SAMPLE_EDGES", 16)
-            mp.setattr(privacy, "_ONE_PASS_MIN_EDGES", 1)  # the one-pass profile, not per ε
+            mp.setattr(delta_engine, "ONE_PASS_MIN_EDGES", 1)  # the one-pass profile, not per ε
             r = verify(M, epsilon=eps, delta=delta)
             got[path] = (
                 r.to_dict(),

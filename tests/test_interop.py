@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 from rainbowdp import interop
-from rainbowdp._certify import certify
+from rainbowdp._verify.certify import certify
 from rainbowdp.builders import count_path, from_records
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
 from rainbowdp.graph import RainbowGraph
@@ -404,7 +404,7 @@ def test_design_result_to_dict():
 def test_plain_values():
     from fractions import Fraction
 
-    from rainbowdp._certify import Verdict
+    from rainbowdp._verify.certify import Verdict
 
     assert interop.plain(Verdict.PRIVATE) == "private"
     assert interop.plain(np.bool_(True)) is True and interop.plain(np.str_("a")) == "a"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from scipy import stats
 
-from rainbowdp._exact import irregular_rows
+from rainbowdp._verify.exact import irregular_rows
 from rainbowdp.exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import MAX_ATOL, MAX_SAMPLE_SIZE, Mechanism

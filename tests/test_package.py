@@ -32,10 +32,10 @@ def test_parameter_errors_are_exported_and_typed():
 def test_public_functions_are_not_shadowed_by_modules():
     # certify, design.lp and design.milp are functions; their modules are private.
     import rainbowdp as rdp
-    from rainbowdp import _certify
+    from rainbowdp._verify import certify as certify_module
     from rainbowdp.design import _lp, _milp
 
-    assert rdp.certify is _certify.certify and rdp.exp_bounds is _certify.exp_bounds
+    assert rdp.certify is certify_module.certify and rdp.exp_bounds is certify_module.exp_bounds
     assert rdp.design.lp is _lp.lp and rdp.design.milp is _milp.milp
     assert callable(rdp.certify) and callable(rdp.design.lp) and callable(rdp.design.milp)
 

@@ -1,9 +1,9 @@
 """The fast pair paths (floats that classify, exact sums): the exact values, and they decide.
 
-``rainbowdp._pair_delta`` (δ(ε) of pairs) and ``rainbowdp._pair_epsilon`` (ε(δ) of pairs) must
-give, bit for bit, what the definitions give in rationals: δ(ε) the smallest float at least
-max(H_L(P||Q), H_L(Q||P)) at the 200-bit lower enclosure L of e^ε, and ε(δ) the value of the
-exact search over the breakpoints (``_epsilon_core`` on the one edge). They must also *decide*
+``rainbowdp._verify.pair_delta`` (δ(ε) of pairs) and ``rainbowdp._verify.pair_epsilon`` (ε(δ) of
+pairs) must give, bit for bit, what the definitions give in rationals: δ(ε) the smallest float at
+least max(H_L(P||Q), H_L(Q||P)) at the 200-bit lower enclosure L of e^ε, and ε(δ) the value of the
+exact search over the breakpoints (``epsilon_core`` on the one edge). They must also *decide*
 almost every ordinary pair by themselves (else they would be slow, not wrong): asserted too.
 """
 
@@ -18,10 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rainbowdp as rdp
-from rainbowdp import _pair_delta, _pair_epsilon, privacy
-from rainbowdp._exact import P_SHIFT, exp_scaled, float_above, float_at_least
-from rainbowdp._pairs import _EDGE
-from rainbowdp.privacy import _enclose, _epsilon_core, _exp_lower, _log_up
+import rainbowdp._verify.epsilon as engine
+from rainbowdp._verify import pair_delta as _pair_delta
+from rainbowdp._verify import pair_epsilon as _pair_epsilon
+from rainbowdp._verify.epsilon import epsilon_core, exp_lower, log_up
+from rainbowdp._verify.exact import P_SHIFT, enclose, exp_scaled, float_above, float_at_least
+from rainbowdp._verify.pairs import _EDGE
 
 
 def oracle(pair: np.ndarray, one_way: bool = False) -> rdp.Mechanism:
@@ -42,7 +44,7 @@ finite = st.floats(min_value=0.0, max_value=2.0, allow_nan=False, allow_subnorma
 
 def delta_oracle(pair: np.ndarray, eps: float, one_way: bool) -> float:
     """The definition in Fractions: the smallest float at least max_dir H_L."""
-    lo = _enclose(eps).lo
+    lo = enclose(eps).lo
     a = [Fraction(x) for x in pair[0].tolist()]
     b = [Fraction(x) for x in pair[1].tolist()]
 
@@ -120,7 +122,7 @@ def test_exact_sums_on_both_scales(rows):
 )
 def test_exp_lower_is_a_tight_lower_bound(e):
     lo, hi = exp_scaled(Fraction(e), 120)
-    ell = Fraction(_exp_lower(e))
+    ell = Fraction(exp_lower(e))
     assert ell <= Fraction(lo, 2**120)  # below e^e
     assert ell >= Fraction(hi, 2**120) * (1 - Fraction(1, 2**46))  # within 2^-46 of it
 
@@ -130,10 +132,10 @@ def test_log_up_unchanged_by_the_fast_cover_test(monkeypatch):
     xs = [Fraction(1) + Fraction(int(k), 2**60) for k in rng.integers(1, 2**62, 200)]
     xs += [Fraction(int(n), int(d)) for n, d in rng.integers(1, 2**62, (200, 2)) if n > d]
     xs += [Fraction(2**900 + 1, 3), Fraction(3, 2)]
-    fast = [_log_up(x) for x in xs]
-    monkeypatch.setattr(privacy, "_FAST_COVER_MAX", -1.0)  # the 64-bit integers only
-    assert [_log_up(x) for x in xs] == fast
-    assert all(_enclose(e).lo >= x for e, x in zip(fast, xs, strict=True))
+    fast = [log_up(x) for x in xs]
+    monkeypatch.setattr(engine, "_FAST_COVER_MAX", -1.0)  # the 64-bit integers only
+    assert [log_up(x) for x in xs] == fast
+    assert all(enclose(e).lo >= x for e, x in zip(fast, xs, strict=True))
 
 
 # ---------------------------------------------------------------------- δ(ε) of pairs
@@ -150,7 +152,7 @@ PAIRS = {"kind": st.integers(0, 5), "seed": st.integers(0, 2**32 - 1), "one_way"
 def test_pair_delta_is_the_definition(q, kind, seed, eps, one_way):
     pair = random_pair(np.random.default_rng(seed), q, kind)
     want = delta_oracle(pair, eps, one_way)
-    assert _pair_delta.pair_delta(pair, _enclose(eps), one_way) == want
+    assert _pair_delta.pair_delta(pair, enclose(eps), one_way) == want
     assert rdp.privacy_profile((pair[0], pair[1]), [eps], one_way=one_way)[0] == want
 
 
@@ -159,7 +161,7 @@ def test_pair_delta_is_the_definition(q, kind, seed, eps, one_way):
 def test_pair_profile_is_the_definition(q, kind, seed, one_way):
     """Many ε for one pair: the ratios sorted once (``pair_profile``), the same floats."""
     pair = random_pair(np.random.default_rng(seed), q, kind)
-    encs = [_enclose(e) for e in EPS]
+    encs = [enclose(e) for e in EPS]
     want = [delta_oracle(pair, e, one_way) for e in EPS]
     assert _pair_delta.pair_profile(pair, encs, one_way) == want
     assert rdp.privacy_profile((pair[0], pair[1]), EPS, one_way=one_way).tolist() == want
@@ -229,7 +231,7 @@ def test_positive_pair_delta_is_the_definition(q, kind, seed, eps, one_way):
     also where ratios sit exactly on fl(L) (equal rows or swapped outputs at ε = 0)."""
     pair = positive_pair(np.random.default_rng(seed), q, kind)
     want = delta_oracle(pair, eps, one_way)
-    assert _pair_delta.pair_delta_positive(pair, [_enclose(eps)], one_way) == [want]
+    assert _pair_delta.pair_delta_positive(pair, [enclose(eps)], one_way) == [want]
     assert rdp.privacy_profile((pair[0], pair[1]), [eps], one_way=one_way)[0] == want
     assert rdp.hockey_stick(pair[0], pair[1], eps) == delta_oracle(pair, eps, True)
 
@@ -243,7 +245,7 @@ def test_positive_pair_profile_shares_the_limbs(one_way):
     got = rdp.privacy_profile((pair[0], pair[1]), eps, one_way=one_way).tolist()
     assert got == [delta_oracle(pair, e, one_way) for e in eps]
     plain = [e for e in eps if e < 700]
-    encs = [_enclose(e) for e in plain]
+    encs = [enclose(e) for e in plain]
     assert _pair_delta.pair_delta_positive(pair, encs, one_way) == [
         delta_oracle(pair, e, one_way) for e in plain
     ]
@@ -252,7 +254,7 @@ def test_positive_pair_profile_shares_the_limbs(one_way):
 def test_positive_pairs_take_the_limb_path(monkeypatch):
     """A long pair of positive entries is answered by ``pair_delta_positive`` (a dispatch that
     lost it would be right and slow), one with a zero entry is not; both equal the definition."""
-    from rainbowdp import _pairs
+    from rainbowdp._verify import pairs as _pairs
 
     calls = []
     real = _pair_delta.pair_delta_positive
@@ -280,7 +282,7 @@ def test_positive_pairs_take_the_limb_path(monkeypatch):
 def test_positive_pair_epsilon_is_the_exact_search(q, kind, seed, delta, one_way):
     """The leading points gathered by one ``take`` (``_points_positive``): the exact search."""
     pair = positive_pair(np.random.default_rng(seed), q, kind)
-    want = _epsilon_core(pair, _EDGE, one_way, delta)
+    want = epsilon_core(pair, _EDGE, one_way, delta)
     fast = _pair_epsilon.pair_epsilon(pair, delta, one_way, True)
     assert fast == _pair_epsilon.pair_epsilon(pair, delta, one_way, False)
     assert fast is None or fast == want
@@ -294,7 +296,7 @@ def test_positive_pair_epsilon_is_the_exact_search(q, kind, seed, delta, one_way
 @given(q=st.sampled_from([1, 2, 5, 32, 33, 100]), delta=st.sampled_from(DELTAS), **PAIRS)
 def test_pair_epsilon_is_the_exact_search(q, kind, seed, delta, one_way):
     pair = random_pair(np.random.default_rng(seed), q, kind)
-    want = _epsilon_core(pair, _EDGE, one_way, delta)  # one edge: the exact search
+    want = epsilon_core(pair, _EDGE, one_way, delta)  # one edge: the exact search
     fast = _pair_epsilon.pair_epsilon(pair, delta, one_way)
     assert fast is None or fast == want
     (batch,) = _pair_epsilon.batch_epsilons(pair[None], delta, one_way)
@@ -306,7 +308,7 @@ def test_pair_epsilon_is_the_exact_search(q, kind, seed, delta, one_way):
 @given(q=st.sampled_from([2, 10, 16, 17, 28, 64]), delta=st.sampled_from(DELTAS), **BATCHES)
 def test_batch_epsilon_is_the_exact_search(q, seed, delta, one_way):
     batch = random_batch(seed, q)
-    want = [_epsilon_core(pair, _EDGE, one_way, delta) for pair in batch]
+    want = [epsilon_core(pair, _EDGE, one_way, delta) for pair in batch]
     assert rdp.epsilon_for_delta(batch, delta, one_way=one_way).tolist() == want
 
 
@@ -315,14 +317,14 @@ def test_a_solution_on_a_breakpoint_is_compared_exactly():
     # H(x) = 1/2 - x/16 on [2, 8], so δ = 3/8 puts x* = 2 exactly on the second breakpoint:
     # the float margins cannot place that output, the exact comparison does (a tie: either side)
     pair = np.array([[0.5, 0.25, 0.25], [0.0625, 0.125, 0.8125]])
-    want = _epsilon_core(pair, _EDGE, True, 0.375)
+    want = epsilon_core(pair, _EDGE, True, 0.375)
     assert 0 < want - math.log(2) < 1e-12
     assert _pair_epsilon.pair_epsilon(pair, 0.375, True) == want
     assert _pair_epsilon.batch_epsilons(np.stack([pair] * 3), 0.375, True) == [want] * 3
     assert rdp.epsilon_for_delta((pair[0], pair[1]), 0.375, one_way=True) == want
     # δ = 1/4 puts x* = 4 inside a piece: decided by the floats, the same value
     fast = _pair_epsilon.pair_epsilon(pair, 0.25, True)
-    assert fast is not None and fast == _epsilon_core(pair, _EDGE, True, 0.25)
+    assert fast is not None and fast == epsilon_core(pair, _EDGE, True, 0.25)
     assert 0 < fast - math.log(4) < 1e-12
 
 
@@ -340,10 +342,10 @@ def test_pairs_with_zero_q_entries_are_decided(q):
         light.append(pair / pair.sum(axis=1, keepdims=True))
     batch = np.stack([random_pair(rng, q, 2) for _ in range(15)] + light)
     for delta in (0.0, 1e-6, 0.05, 0.3):
-        want = [_epsilon_core(pair, _EDGE, True, delta) for pair in batch]
+        want = [epsilon_core(pair, _EDGE, True, delta) for pair in batch]
         assert _pair_epsilon.batch_epsilons(batch, delta, True) == want
         assert [_pair_epsilon.pair_epsilon(pair, delta, True) for pair in batch] == want
-        both = [_epsilon_core(pair, _EDGE, False, delta) for pair in batch]
+        both = [epsilon_core(pair, _EDGE, False, delta) for pair in batch]
         assert _pair_epsilon.batch_epsilons(batch, delta, False) == both
         finite = [w < math.inf for w in want[15:]]
         assert all(finite) if delta >= 0.01 else not any(finite)
@@ -372,7 +374,7 @@ def test_the_fast_paths_decide_ordinary_pairs(q, delta):
     assert all(_pair_epsilon.pair_epsilon(pair, delta, False) is not None for pair in batch)
     a = batch.reshape(-1, q)
     b = np.ascontiguousarray(batch[:, ::-1]).reshape(-1, q)
-    enc = _enclose(1.0)
+    enc = enclose(1.0)
     hi, lo = _pair_delta._bounds(enc)
     classified = (a > b * hi) | (a < b * lo)
     assert classified.mean() > 0.99  # almost no output needs integers
@@ -414,7 +416,7 @@ def test_hockey_stick_of_arrays_and_lists_agree():
 def test_rows_beyond_the_exact_budget_take_the_graph_path():
     """Above EXACT_WORK / 2 outputs the graph path reports its proved float bound (not the
     exact value) where the exact work is over budget; pairs give the same floats."""
-    from rainbowdp._exact import EXACT_WORK
+    from rainbowdp._verify.exact import EXACT_WORK
 
     rng = np.random.default_rng(1)
     q = EXACT_WORK // 2 + 10

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rainbowdp as rdp
-from rainbowdp._exact import P_SHIFT, int_rows, pair_epsilon_exact
+from rainbowdp._verify.epsilon import pair_x_exact
+from rainbowdp._verify.exact import P_SHIFT, int_rows, pair_epsilon_exact
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
-from rainbowdp.privacy import _pair_x_exact
 
 DELTAS = [0.0, 1e-300, 1e-12, 1e-6, 1e-3, 0.25, 0.5, 1 - 1e-12, 1.0]
 EPSILONS = [0.0, 1e-300, 1e-12, 1e-6, 0.3, 1.0, 5.0, 40.0, 700.5, 745.9, 746.0, 1e4]
@@ -73,7 +73,7 @@ def test_pair_x_exact_equals_pair_epsilon_exact():
         for d in (0.0, 1e-9, 0.01, 0.3, 1.0):
             scaled = Fraction(d) * (1 << P_SHIFT)
             full = pair_epsilon_exact(int_rows(a).tolist(), int_rows(b).tolist(), scaled)
-            assert _pair_x_exact(a, b, scaled) == full
+            assert pair_x_exact(a, b, scaled) == full
 
 
 @pytest.mark.parametrize("one_way", [False, True])

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rainbowdp._kernels as _kernels
+import rainbowdp._verify.kernels as _kernels
 from rainbowdp import exp_bounds
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rainbowdp._fused as fused
-import rainbowdp._kernels as kernels
-import rainbowdp._profile as one_pass
-from rainbowdp._exact import delta_upper, enclose_exp
-from rainbowdp._kernels import directed_divergences
+import rainbowdp._verify.fused as fused
+import rainbowdp._verify.kernels as kernels
+import rainbowdp._verify.profile as one_pass
+from rainbowdp._verify.exact import delta_upper, enclose_exp
+from rainbowdp._verify.kernels import directed_divergences
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import privacy_profile
@@ -112,7 +112,7 @@ def test_privacy_profile_uses_one_pass_with_the_same_values(monkeypatch):
     calls, sizes = [], []
     real, real_upper = one_pass.profile_one_pass, one_pass.delta_upper
     monkeypatch.setattr(
-        "rainbowdp.privacy.profile_one_pass", lambda *a, **k: calls.append(k) or real(*a, **k)
+        "rainbowdp._verify.delta.profile_one_pass", lambda *a, **k: calls.append(k) or real(*a, **k)
     )
     monkeypatch.setattr(
         one_pass, "delta_upper", lambda p, e, *a: sizes.append(len(e)) or real_upper(p, e, *a)

@@ -24,9 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rainbowdp as rdp
-import rainbowdp.privacy as privacy
+import rainbowdp._verify.epsilon as engine
 from rainbowdp import builders, noise
-from rainbowdp._groups import group_arcs, row_classes
+from rainbowdp._verify.groups import group_arcs, row_classes
 from rainbowdp.cli import main
 from rainbowdp.exceptions import NotExactWarning
 from tests.soundness_oracle import (
@@ -89,7 +89,7 @@ def _median_graph() -> rdp.RainbowGraph:
 def test_randomized_response_on_the_median_graph(delta):
     """Randomized response ties on every edge of the ``from_records`` graph (23,800 edges)."""
     G = _median_graph()
-    assert G.n_edges > privacy._FILTER_MIN_EDGES
+    assert G.n_edges > engine.FILTER_MIN_EDGES
     M = noise.randomized_response(G, epsilon=1.0)
     eps = rdp.epsilon_for_delta(M, delta)
     _check_epsilon(M, delta, eps)
@@ -276,7 +276,7 @@ def test_group_arcs_merges_exactly_the_equal_pairs(seed, n_rows, q, n_arcs, perm
 
 def test_row_classes_survive_hash_collisions(monkeypatch):
     """With a hash that maps every row to 0, unequal rows still never share a class."""
-    import rainbowdp._groups as groups
+    import rainbowdp._verify.groups as groups
 
     monkeypatch.setattr(groups, "_row_hash", lambda rows: np.zeros(rows.shape[0], np.uint64))
     rng = np.random.default_rng(3)
@@ -313,8 +313,8 @@ def test_over_budget_returns_a_proved_bound_with_a_warning(monkeypatch):
         rows.append(r / r.sum())
     M = rdp.Mechanism(builders.line(list(range(q)), n - 1), np.array(rows))
     delta = 0.5 - q * 2.0**-40
-    for name in ("_LAST_RESORT_WORK", "_EPS_EXACT_WORK", "EXACT_WORK"):  # budgets of 10 pairs
-        monkeypatch.setattr(privacy, name, 10 * q)
+    for name in ("LAST_RESORT_WORK", "EPS_EXACT_WORK", "EXACT_WORK"):  # budgets of 10 pairs
+        monkeypatch.setattr(engine, name, 10 * q)
     with pytest.warns(NotExactWarning, match="proved upper bound"):
         bound = rdp.epsilon_for_delta(M, delta)
     rows_int, arcs = _distinct_orders(M)

@@ -1344,7 +1344,7 @@ def _pairs_mechanism(A: np.ndarray, B: np.ndarray) -> Mechanism:
 
 def _worst_at_epsilon(A: np.ndarray, B: np.ndarray, eps: float) -> int:
     """Index of a pair with the largest float hockey-stick divergence at ε (a locator)."""
-    from .._kernels import directed_divergences, scaled_exp
+    from .._verify.kernels import directed_divergences, scaled_exp
 
     m, k = scaled_exp(eps)
     p = np.vstack([A, B])
@@ -1356,10 +1356,10 @@ def _worst_at_epsilon(A: np.ndarray, B: np.ndarray, eps: float) -> int:
 
 def _worst_at_delta(A: np.ndarray, B: np.ndarray, delta: float) -> int:
     """Index of a pair with the largest float ε estimate at δ (a locator)."""
-    from ..privacy import _pair_log_epsilon
+    from .._verify.epsilon import pair_log_epsilon
 
-    fwd, _ = _pair_log_epsilon(A, B, delta)
-    bwd, _ = _pair_log_epsilon(B, A, delta)
+    fwd, _ = pair_log_epsilon(A, B, delta)
+    bwd, _ = pair_log_epsilon(B, A, delta)
     return int(np.argmax(np.maximum(fwd, bwd)))
 
 

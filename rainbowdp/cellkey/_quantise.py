@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from .._exact import enclose_exp, float_at_least
 from .._validation import check_delta, check_epsilon, check_int, real_array
+from .._verify.exact import enclose_exp, float_at_least
 from ..builders import count_path
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism
@@ -354,9 +354,9 @@ def lookup(cq: Any, keys: Any, *, low: int) -> Any:
 
 
 # ---------------------------------------------------------------------------------- measures
-def _log_up(x: Fraction) -> float:
+def log_up(x: Fraction) -> float:
     r"""A float ε >= ln x, proved: :math:`e^\epsilon \ge L \ge x` for the rational lower
-    bound L of :func:`rainbowdp._exact.enclose_exp`; raised by :data:`ROUND_UP` first."""
+    bound L of :func:`rainbowdp._verify.exact.enclose_exp`; raised by :data:`ROUND_UP` first."""
     if x <= 1:
         return 0.0
     e = math.log1p(float(x - 1))  # float(Fraction) is correctly rounded
@@ -578,7 +578,7 @@ def post_sampling(
     s2 = sum(z * z * x for z, x in zip(zs, counts, strict=True))
     lost_idx = np.flatnonzero(n == 0)
     full = lost_idx.size == 0
-    eps_q = _log_up(_largest_ratio(n)) if full else math.inf
+    eps_q = log_up(_largest_ratio(n)) if full else math.inf
     pmf = n / K
     pmf.setflags(write=False)
     table = c.copy()

@@ -29,8 +29,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import sparse
 
-from .._repair import snap_equal_rows
 from .._validation import check_delta, check_int, real_array
+from .._verify.repair import snap_equal_rows
 from ..exceptions import (
     InfeasibleDesignError,
     NotPrivateError,

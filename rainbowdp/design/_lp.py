@@ -46,8 +46,8 @@ from typing import Any, Literal
 import numpy as np
 import pulp
 
-from .._exact import enclose_exp, unproven
-from .._repair import dp_mixing_bound, proves_dp
+from .._verify.exact import enclose_exp, unproven
+from .._verify.repair import dp_mixing_bound, proves_dp
 from ..exceptions import InfeasibleDesignError
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism

@@ -80,9 +80,9 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 import pulp
 
-from .._exact import compare_exp, enclose_exp, pdp_leakage_upper
-from .._repair import repair
 from .._validation import check_nonnegative_float
+from .._verify.exact import compare_exp, enclose_exp, pdp_leakage_upper
+from .._verify.repair import repair
 from ..exceptions import (
     InfeasibleDesignError,
     NotPrivateError,

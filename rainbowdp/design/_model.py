@@ -6,7 +6,7 @@ into highspy for ``solver="highs"`` (:class:`~rainbowdp.design._highs.HighsModel
 problem for every other solver (:class:`ModelBuilder`). The safety margin and the coefficient
 cap say at which parameters it is solved; :func:`solve_model` and :func:`extract` read the
 solver's mechanism back, :func:`repair_solution` turns it into a proved one (the repair itself
-is :mod:`rainbowdp._repair`) and :func:`design_result` builds the result.
+is :mod:`rainbowdp._verify.repair`) and :func:`design_result` builds the result.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pulp
 
-from .._repair import repair
+from .._verify.repair import repair
 from ..exceptions import NotPrivateError
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
@@ -458,8 +458,8 @@ def repair_solution(
     equalise: bool = False,
     snap: bool = False,
 ) -> tuple[np.ndarray, float]:
-    """:func:`rainbowdp._repair.repair`, after first trying the solver's vertex refined to full
-    precision."""
+    """:func:`rainbowdp._verify.repair.repair`, after first trying the solver's vertex refined to
+    full precision."""
     if ok(P):
         return P, 0.0
     try:

@@ -114,7 +114,7 @@ class DesignResult:
         >>> row[["method", "n_nodes", "achieved_delta"]].values.tolist()
         [['lp', 3, 0.0]]
         """
-        from ..interop import plain
+        from .._format import plain
 
         out = {
             "method": self.method,

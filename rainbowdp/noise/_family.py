@@ -37,8 +37,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._kernels import CHUNK_ELEMENTS
 from .._validation import check_epsilon, check_int
+from .._verify.kernels import CHUNK_ELEMENTS
 from ..exceptions import ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism

@@ -609,7 +609,7 @@ def singleton_delta(M: Mechanism, *, epsilon: float) -> float:
     >>> round(singleton_delta(M, epsilon=2.18), 4)       # = delta_3 of Fig. 1
     0.0049
     """
-    from .._kernels import CHUNK_ELEMENTS
+    from .._verify.kernels import CHUNK_ELEMENTS
 
     if not isinstance(M, Mechanism):
         raise ParameterTypeError(f"`M` must be a Mechanism, got M={M!r}.")

@@ -615,7 +615,7 @@ def _printed_milp(
     """
     import pulp
 
-    from .._repair import find_mixing
+    from .._verify.repair import find_mixing
     from ..design import solvers
 
     x = math.exp(min(eps, math.log(1e8)))

@@ -381,11 +381,11 @@ def check_grid(
     return arr
 
 
-def _check_epsilons(values: Any, name: str = "epsilons") -> np.ndarray:
+def check_epsilons(values: Any, name: str = "epsilons") -> np.ndarray:
     return check_grid(values, name, low=0.0, high=30.0, low_open=True)
 
 
-def _check_deltas(values: Any, name: str = "deltas") -> np.ndarray:
+def check_deltas(values: Any, name: str = "deltas") -> np.ndarray:
     return check_grid(values, name, low=0.0, high=1.0)
 
 
@@ -671,7 +671,7 @@ def kadam_figure5(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
     from ..noise import modulo
 
     panel = check_panel(panel)
-    eps = _check_epsilons(epsilons)
+    eps = check_epsilons(epsilons)
     cfg = _COMPARISON[("5", panel)]
     n, loss, delta = cfg["n"], cfg["loss"], cfg["delta"]
     shifts = KADAM_COUNT_SHIFTS
@@ -782,7 +782,7 @@ def kadam_figure7(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
     from ..noise import modulo
 
     panel = check_panel(panel)
-    eps = _check_epsilons(epsilons)
+    eps = check_epsilons(epsilons)
     cfg = _COMPARISON[("7", panel)]
     n, loss, target = cfg["n"], cfg["loss"], cfg["target"]
     shifts = KADAM_COUNT_SHIFTS
@@ -1116,8 +1116,8 @@ def kadam_figure11(
     """
     panel = check_panel(panel)
     mus = check_grid(mu_bars, "mu_bars", low=1, high=9, integer=True).astype(int)
-    eps = _check_epsilons(epsilons)
-    dls = _check_deltas(deltas)
+    eps = check_epsilons(epsilons)
+    dls = check_deltas(deltas)
     n = 9
     series: dict = {}
     if panel == "a":
@@ -1193,8 +1193,8 @@ def kadam_figure12(
     panel = check_panel(panel)
     if deltas is None:
         deltas = np.round(np.linspace(0.0, 1.0, 41), 4)
-    dls = _check_deltas(deltas)
-    eps = _check_epsilons(epsilons)
+    dls = check_deltas(deltas)
+    eps = check_epsilons(epsilons)
     n = 9
     shifts = [3] if panel == "a" else [1, 2, 3]
     series: dict = {}

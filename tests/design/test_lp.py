@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from rainbowdp import certify
-from rainbowdp._repair import dp_mixing_bound, mix
+from rainbowdp._verify.repair import dp_mixing_bound, mix
 from rainbowdp.design import lp, utility_matrix
 from rainbowdp.design._highs import HighsModel
 from rainbowdp.design._model import ArrayModel, ModelBuilder

@@ -29,7 +29,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._exact import (
+from .._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
+from ..exceptions import ParameterError, ParameterTypeError
+from ..mechanism import Mechanism, check_mechanism
+from .exact import (
     EXP_BITS,
     P_SHIFT,
     certified_zero,
@@ -40,10 +43,7 @@ from ._exact import (
     float_error,
     int_rows,
 )
-from ._kernels import directed_divergences, float_error_bound
-from ._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
-from .exceptions import ParameterError, ParameterTypeError
-from .mechanism import Mechanism, check_mechanism
+from .kernels import directed_divergences, float_error_bound
 
 __all__ = ["Certificate", "Verdict", "certify", "exp_bounds"]
 
@@ -134,8 +134,8 @@ class Certificate:
         >>> d["verdict"], d["delta_lower"] <= d["delta_upper"], d["worst_edge"]
         ('private', True, [0, 1])
         """
-        from ._exact import float_at_least, float_at_most
-        from .interop import plain
+        from .._format import plain
+        from .exact import float_at_least, float_at_most
 
         return {
             "verdict": str(self.verdict.value),
@@ -269,8 +269,8 @@ def certify(
     so no lower bound exceeds ``threshold``.
 
     **Float error bound** :math:`\eta`. ``verify`` evaluates :math:`\hat H` at
-    :math:`\hat x = m\,2^k` (:func:`rainbowdp._kernels.scaled_exp`: ``math.exp(epsilon)`` up to
-    ε = 700, a scaled float above, so that no product overflows; :math:`2^k Q` is exact and the
+    :math:`\hat x = m\,2^k` (:func:`rainbowdp._verify.kernels.scaled_exp`: ``math.exp(epsilon)`` up
+    to ε = 700, a scaled float above, so that no product overflows; :math:`2^k Q` is exact and the
     product rounds once). Per output, with unit round-off :math:`u = 2^{-53}` and absolute
     underflow error :math:`\tau \le 2^{-1075}`, the computed
     :math:`\max\{\mathrm{fl}(P - \mathrm{fl}(\hat x Q)), 0\}` differs from

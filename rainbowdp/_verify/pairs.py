@@ -3,9 +3,9 @@ r"""Privacy numbers of two distributions, or of a batch of pairs, without a grap
 The pair entry points of :func:`rainbowdp.epsilon_for_delta`, :func:`rainbowdp.privacy_profile`
 and :func:`rainbowdp.hockey_stick`. A pair (P, Q) is read as a rainbow graph with two nodes and
 one edge between them, and its answer is the one that graph would give, to the last bit: the
-same exact value, found by float classification and exact sums (:mod:`rainbowdp._pair_delta`,
-:mod:`rainbowdp._pair_epsilon`) with the integer cores of :mod:`rainbowdp.privacy` behind them,
-so the numbers are the rounded up, proved ones of ``docs/verification.md``.
+same exact value, found by float classification and exact sums (:mod:`rainbowdp._verify.pair_delta`,
+:mod:`rainbowdp._verify.pair_epsilon`) with the integer cores of :mod:`rainbowdp.privacy` behind
+them, so the numbers are the rounded up, proved ones of ``docs/verification.md``.
 
 * **Both directions** (the default): P and Q are neighbours both ways, like an undirected edge,
   so the answer is the larger of the two directions: :math:`\delta(\epsilon) =
@@ -27,20 +27,15 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ._exact import EXACT_WORK
-from ._kernels import CHUNK_ELEMENTS, directed_divergences
-from ._pair_delta import LIMB_MIN, pair_delta, pair_delta_positive, pair_profile, rows_deltas
-from ._pair_epsilon import batch_epsilons, pair_epsilon
-from ._validation import check_epsilon, real_array
-from .exceptions import ParameterError, ParameterTypeError
-from .mechanism import ROW_ATOL
-from .privacy import (
-    _check_deltas,
-    _check_epsilons,
-    _edge_delta_upper,
-    _enclose,
-    _epsilon_core,
-)
+from .._validation import check_deltas, check_epsilon, check_epsilons, real_array
+from ..exceptions import ParameterError, ParameterTypeError
+from ..mechanism import ROW_ATOL
+from .delta import edge_delta_upper
+from .epsilon import epsilon_core
+from .exact import EXACT_WORK, enclose
+from .kernels import CHUNK_ELEMENTS, directed_divergences
+from .pair_delta import LIMB_MIN, pair_delta, pair_delta_positive, pair_profile, rows_deltas
+from .pair_epsilon import batch_epsilons, pair_epsilon
 
 __all__ = ["batch_hockey_stick", "pairs_epsilon_for_delta", "pairs_privacy_profile"]
 
@@ -166,46 +161,46 @@ def pairs_epsilon_for_delta(value: Any, delta: Any, *, one_way: bool = False) ->
     """
     rows, batched, low = as_pairs(value)
     one_way = _check_one_way(one_way)
-    deltas, scalar = _check_deltas(delta)
+    deltas, scalar = check_deltas(delta)
     n, q = rows.shape[0], rows.shape[2]
-    fast = 2 * q <= EXACT_WORK  # (longer rows: the graph path's computation, see _profile)
+    fast = 2 * q <= EXACT_WORK  # (longer rows: the graph path's computation, see pair_profiles)
     positive = low >= LIMB_MIN
     if scalar and not batched and fast:  # the common call: one pair, one δ
         e = pair_epsilon(rows[0], deltas[0], one_way, positive)
-        return float(_epsilon_core(rows[0], _EDGE, one_way, deltas[0])) if e is None else e
+        return float(epsilon_core(rows[0], _EDGE, one_way, deltas[0])) if e is None else e
     out = np.empty((n, len(deltas)))
     for j, dlt in enumerate(deltas):
         if not fast:
-            out[:, j] = [_epsilon_core(pair, _EDGE, one_way, dlt) for pair in rows]
+            out[:, j] = [epsilon_core(pair, _EDGE, one_way, dlt) for pair in rows]
         elif n == 1:  # one pair: the same floats on Python numbers (no numpy calls)
             e = pair_epsilon(rows[0], dlt, one_way, positive)
-            out[0, j] = _epsilon_core(rows[0], _EDGE, one_way, dlt) if e is None else e
+            out[0, j] = epsilon_core(rows[0], _EDGE, one_way, dlt) if e is None else e
         else:
             for start in _chunks(n, q):
                 sub = rows[start : start + max(1, CHUNK_ELEMENTS // q)]
                 # the floats of _pair_epsilon where they decide, else the integers (one edge:
-                # solved exactly, see _epsilon_core): the same value either way
+                # solved exactly, see epsilon_core): the same value either way
                 for i, e in enumerate(batch_epsilons(sub, dlt, one_way)):
                     exact = e is None
-                    out[start + i, j] = _epsilon_core(sub[i], _EDGE, one_way, dlt) if exact else e
+                    out[start + i, j] = epsilon_core(sub[i], _EDGE, one_way, dlt) if exact else e
     if scalar:
         out = out[:, 0]
     return out if batched else (float(out[0]) if scalar else out[0])
 
 
-def _profile(rows: np.ndarray, eps: np.ndarray, one_way: bool, low: float = 0.0) -> np.ndarray:
+def pair_profiles(rows: np.ndarray, eps: np.ndarray, one_way: bool, low: float = 0.0) -> np.ndarray:
     """(E, k): per pair of ``rows`` (E, 2, q), δ(ε) at each checked ε.
 
     The value of each pair is the graph path's (the exact :math:`H_L` of both directions,
-    rounded up), from :mod:`rainbowdp._pair_delta`: on Python floats for one short pair, with
+    rounded up), from :mod:`rainbowdp._verify.pair_delta`: on Python floats for one short pair, with
     the classification vectorised otherwise. ε whose enclosure of e^ε leaves the float range
     (ε above 700) take the graph path's float kernels and exact band, and so do rows of more
     than ``EXACT_WORK / 2`` outputs (there the graph path reports its proved float bound, not
     the exact value, when the exact work exceeds its budget; the pair path gives the same).
     ``low`` is the least entry of ``rows``: one long pair whose entries are all at least
-    :math:`2^{-60}` takes :func:`rainbowdp._pair_delta.pair_delta_positive`."""
+    :math:`2^{-60}` takes :func:`rainbowdp._verify.pair_delta.pair_delta_positive`."""
     n, q = rows.shape[0], rows.shape[2]
-    encs = [_enclose(e) for e in eps.tolist()]
+    encs = [enclose(e) for e in eps.tolist()]
     plain = [not enc.saturated and enc.k == 0 and 2 * q <= EXACT_WORK for enc in encs]
     out = np.empty((n, eps.shape[0]))
     if n == 1 and len(encs) >= _SORT_EPS and all(plain):
@@ -244,26 +239,26 @@ _SHORT_Q = 256
 #: Values of ε from which one pair is answered from its ratios sorted once.
 _SORT_EPS = 8
 #: Outputs above which one pair with every entry at least 2^-60 is answered by
-#: :func:`rainbowdp._pair_delta.pair_delta_positive` (fewer numpy calls than Python loops).
+#: :func:`rainbowdp._verify.pair_delta.pair_delta_positive` (fewer numpy calls than Python loops).
 _POSITIVE_Q = 48
 
 
 def _profile_exact(sub: np.ndarray, e: float, one_way: bool) -> np.ndarray:
     """(m,): δ(e) of each pair of ``sub`` (m, 2, q) by the graph path's float kernels and exact
-    band (:func:`rainbowdp.privacy._edge_delta_upper`)."""
+    band (:func:`rainbowdp.privacy.edge_delta_upper`)."""
     m = sub.shape[0]
     p = sub.reshape(2 * m, sub.shape[2])
     edges = np.arange(2 * m, dtype=np.intp).reshape(-1, 2)
-    enc = _enclose(e)
+    enc = enclose(e)
     fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=one_way)
-    return _edge_delta_upper(p, edges, enc, fwd, bwd)
+    return edge_delta_upper(p, edges, enc, fwd, bwd)
 
 
 def pairs_privacy_profile(value: Any, epsilons: Any, *, one_way: bool = False) -> np.ndarray:
     """:func:`rainbowdp.privacy_profile` of a pair (array (k,)) or a batch (array (E, k))."""
     rows, batched, low = as_pairs(value)
     one_way = _check_one_way(one_way)
-    out = _profile(rows, _check_epsilons(epsilons), one_way, low)
+    out = pair_profiles(rows, check_epsilons(epsilons), one_way, low)
     return out if batched else out[0]
 
 
@@ -276,4 +271,4 @@ def batch_hockey_stick(value: Any, epsilon: Any) -> np.ndarray:
             f"{rows.shape[1:]}; for one pair call hockey_stick(p, q, epsilon)."
         )
     eps = np.array([check_epsilon(epsilon)])
-    return _profile(rows, eps, True)[:, 0]
+    return pair_profiles(rows, eps, True)[:, 0]

@@ -1,25 +1,25 @@
 r"""Fused gather-and-divergence kernels, compiled with numba when it is installed.
 
-:func:`rainbowdp._kernels.directed_divergences` in numpy gathers both endpoint rows of a chunk of
-edges into buffers and then makes four passes over them per direction (product, subtraction,
-positive part, row sums). The kernels here read each row once from the mechanism and form
-:math:`H_x(P_u\|P_v) = \sum_w \max\{P_u(w) - \mathrm{fl}(x P_v(w)), 0\}` for both directions in
+:func:`rainbowdp._verify.kernels.directed_divergences` in numpy gathers both endpoint rows of a
+chunk of edges into buffers and then makes four passes over them per direction (product,
+subtraction, positive part, row sums). The kernels here read each row once from the mechanism and
+form :math:`H_x(P_u\|P_v) = \sum_w \max\{P_u(w) - \mathrm{fl}(x P_v(w)), 0\}` for both directions in
 the same loop, so the work is about one gather.
 
-The roundings are those :func:`rainbowdp._exact.float_error` bounds for the numpy kernel: one
+The roundings are those :func:`rainbowdp._verify.exact.float_error` bounds for the numpy kernel: one
 rounded product per entry, one subtraction, the positive part, and a sum of q non-negative terms.
 Only the order of that sum differs: the kernels are compiled with LLVM's ``reassoc`` flag so the
 sum is vectorised, and any order of adding q non-negative terms errs by at most
 :math:`(q-1)u` times their sum, the bound used. No other fast-math flag is set: products are not
 contracted into FMAs and no NaN/infinity assumption is made. A float result is 0 exactly when
 every term is (a sum of non-negative floats is 0 only if each is), so the exact-zero rule of
-:mod:`rainbowdp._profile` holds as for numpy.
+:mod:`rainbowdp._verify.profile` holds as for numpy.
 
 numba is an optional dependency (extra ``fast``). Without it, or with the environment variable
 ``RAINBOWDP_NUMBA=0``, :func:`available` is False and the numpy kernels run. The float values of
 the two paths differ by at most the error bound, and every reported number is proved by the
 exact core, so both give the same certified numbers -- with two exceptions, both sound: where
-:func:`rainbowdp._exact.delta_upper` has more near-maximal entries than its exact-work budget
+:func:`rainbowdp._verify.exact.delta_upper` has more near-maximal entries than its exact-work budget
 it reports the float maximum plus its error bound, which then differs in the last bits; and
 among edges whose float values tie at the maximum, the worst edge reported may differ. The
 kernels are compiled on first use (cached on disk by numba).
@@ -28,6 +28,7 @@ kernels are compiled on first use (cached on disk by numba).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from functools import cache
 from types import ModuleType
 
@@ -39,7 +40,9 @@ __all__ = [
     "available",
     "chord_select",
     "divergences",
+    "max_ratio",
     "multi_divergences",
+    "near_ratios",
     "row_hash",
     "rows_equal",
     "zero_proved",
@@ -62,10 +65,10 @@ def _compiled() -> ModuleType | None:
     if os.environ.get("RAINBOWDP_NUMBA", "1").strip().lower() in ("0", "false", "no", "off"):
         return None
     try:
-        from . import _numba_kernels
+        from . import numba_kernels
     except ImportError:
         return None
-    return _numba_kernels
+    return numba_kernels
 
 
 def available() -> bool:
@@ -98,7 +101,7 @@ def divergences(
     largest: np.ndarray | None = None,
 ) -> bool:
     r"""Fill ``fwd`` (and ``bwd`` unless None) with :math:`H_{m 2^k}` of every edge in both
-    directions, as :func:`rainbowdp._kernels.directed_divergences` does, and ``largest`` (if
+    directions, as :func:`rainbowdp._verify.kernels.directed_divergences` does, and ``largest`` (if
     given) with the larger of the two (``fwd`` where ``bwd`` is None); returns False (and
     leaves them alone) where the compiled path does not apply: numba absent or off, ``k != 0``
     (ε > 700), fewer than :data:`MIN_ELEMENTS` entries, or ``p`` not C-contiguous float64."""
@@ -142,7 +145,7 @@ def multi_divergences(
 def zero_proved(p: np.ndarray, a: np.ndarray, b: np.ndarray, m: float, k: int) -> np.ndarray | None:
     r"""Per arc (a[i], b[i]), whether every output w has
     :math:`2^{600} P_a(w) \le \mathrm{pred}(\mathrm{fl}(m\,2^{600} P_b(w)))` -- the test of
-    :func:`rainbowdp._exact.certified_zero`, with the same one rounded product per entry --
+    :func:`rainbowdp._verify.exact.certified_zero`, with the same one rounded product per entry --
     in one compiled pass that stops at the first failing output; None where the compiled path
     does not apply (as :func:`divergences`: numba absent or off, ``k != 0``, too few entries)."""
     if not _usable(p, a.shape[0], k):
@@ -170,7 +173,7 @@ def zero_proved_both(
 
 def row_hash(bits: np.ndarray, mult: np.ndarray) -> np.ndarray | None:
     """``sum_j bits[i, j] * mult[j]`` modulo 2^64 per row of the uint64 array ``bits`` (N, q)
-    (the row hash of :mod:`rainbowdp._groups`), compiled; None where numba is absent or off
+    (the row hash of :mod:`rainbowdp._verify.groups`), compiled; None where numba is absent or off
     or the array is small."""
     if bits.size < MIN_ELEMENTS or not available():
         return None
@@ -189,6 +192,31 @@ def rows_equal(p: np.ndarray, rep: np.ndarray) -> np.ndarray:
     return np.all(p == p[rep], axis=1)
 
 
+def max_ratio(p: np.ndarray, arcs: np.ndarray) -> tuple[float, bool] | None:
+    """The largest float likelihood ratio over the arcs and the outputs where the tail's
+    probability is positive, and whether some output has a zero tail probability under a
+    positive head one (then the pass stops early); None where the compiled path does not
+    apply."""
+    if not _usable(p, arcs.shape[0], 0):
+        return None
+    e0, e1 = _ends(arcs)
+    best, infinite = _compiled().max_ratio(p, e0, e1, PREFETCH_AHEAD)
+    return float(best), bool(infinite)
+
+
+def near_ratios(p: np.ndarray, arcs: np.ndarray, cut: float) -> Iterator[np.ndarray]:
+    """The pairs of values (head, tail) of every arc and output with a positive tail and a
+    float ratio at least ``cut``, in blocks of distinct pairs (arrays (k, 2)), compiled (the
+    caller checks :func:`max_ratio` first)."""
+    e0, e1 = _ends(arcs)
+    cap = max(1 << 20, 2 * p.shape[1])
+    buf_a, buf_b = np.empty(cap), np.empty(cap)
+    start = 0
+    while start < e0.shape[0]:
+        start, k = _compiled().near_ratios(p, e0, e1, float(cut), start, buf_a, buf_b)
+        yield np.unique(np.stack([buf_a[:k], buf_b[:k]], axis=1), axis=0)
+
+
 def chord_select(
     fa: np.ndarray,
     fb: np.ndarray | None,
@@ -199,7 +227,7 @@ def chord_select(
 ) -> np.ndarray | None:
     r"""Indices of the edges of an interval of the grid that may attain one of its maxima, in
     one compiled pass; None where numba is absent or off (or fewer than :data:`MIN_ELEMENTS`
-    edges), for the numpy path of :func:`rainbowdp._profile.profile_one_pass`.
+    edges), for the numpy path of :func:`rainbowdp._verify.profile.profile_one_pass`.
 
     Edge i is kept if its value ``fa[i]`` at the anchor is positive (or ``odd[i]``: it touches
     a row where a zero proves nothing), at least ``thr``, and, given the lines

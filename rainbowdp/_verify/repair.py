@@ -22,9 +22,9 @@ from collections.abc import Callable
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from ._exact import EXACT_WORK, enclose_exp, unproven
-from .exceptions import NotPrivateError
-from .graph import RainbowGraph
+from ..exceptions import NotPrivateError
+from ..graph import RainbowGraph
+from .exact import EXACT_WORK, enclose_exp, unproven
 
 __all__ = [
     "MAX_REPAIR_WITH_FIXED",
@@ -42,9 +42,9 @@ def proves_dp(G: RainbowGraph, P: np.ndarray, epsilon: float, delta: float) -> b
     r"""True iff the rows ``P`` on ``G`` are proved (ε, δ)-DP in exact arithmetic.
 
     Every directed edge must satisfy :math:`H_L \le \delta` for a rational
-    :math:`L \le e^\epsilon` (:func:`rainbowdp._exact.unproven`); then
+    :math:`L \le e^\epsilon` (:func:`rainbowdp._verify.exact.unproven`); then
     :func:`rainbowdp.certify` answers ``"private"``. ``False`` may also mean "more than
-    :data:`~rainbowdp._exact.EXACT_WORK` pairs are too close to call in floats", which the
+    :data:`~rainbowdp._verify.exact.EXACT_WORK` pairs are too close to call in floats", which the
     repair answers by mixing (so the exact work stays bounded on large graphs).
     """
     if G.n_edges == 0:

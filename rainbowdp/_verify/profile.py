@@ -13,22 +13,22 @@ The proofs rest on three facts about one ordered pair (P, Q) and :math:`x = e^\e
   its value there;
 * it is convex, so between two anchors it lies below its chord;
 * if its float value at a multiplier :math:`\tilde m 2^k` just below :math:`e^{\epsilon_a}`
-  (:func:`rainbowdp._exact.multiplier_below`) is exactly 0, then
+  (:func:`rainbowdp._verify.exact.multiplier_below`) is exactly 0, then
   :math:`P(v) \le \mathrm{fl}(\tilde m 2^k Q(v)) \le e^{\epsilon_a} Q(v)` for every
   output, so it is 0 at every ε >= ε_a (for rows with no positive entry below
   :math:`2^{-1000}`, where products cannot be subnormal; edges touching other rows are never
   dropped this way).
 
-Anchor values are computed as :func:`rainbowdp._kernels.directed_divergences` computes, so
-:func:`rainbowdp._exact.rounding_error` bounds their error. The rows largest at an anchor are
+Anchor values are computed as :func:`rainbowdp._verify.kernels.directed_divergences` computes, so
+:func:`rainbowdp._verify.exact.rounding_error` bounds their error. The rows largest at an anchor are
 evaluated at every ε and give lower bounds :math:`L_k \le \delta(\epsilon_k)` (float value
-minus :func:`rainbowdp._exact.float_error`, rounded down). An edge is dropped from an interval
-when its bound (anchor value, or chord, plus the error) is below :math:`L_k` at every ε of the
-interval -- tested for all chords at once through the upper envelope of the lines
+minus :func:`rainbowdp._verify.exact.float_error`, rounded down). An edge is dropped from an
+interval when its bound (anchor value, or chord, plus the error) is below :math:`L_k` at every ε of
+the interval -- tested for all chords at once through the upper envelope of the lines
 :math:`s \mapsto t_k s - L_k` (:func:`_envelope`) -- or when it is zero from the anchor on. An
 interval that keeps more than :data:`SPLIT_EDGES` edges is cut in two (where the bounds say δ
 may reach 0, otherwise in the middle) and its edges evaluated at the cut. Each ε is then
-answered by :func:`rainbowdp._exact.delta_upper` over the edges kept for it.
+answered by :func:`rainbowdp._verify.exact.delta_upper` over the edges kept for it.
 
 The exact maximiser is never dropped, so each value is the one the per-ε computation returns:
 the smallest float at least the exact maximum. The two can differ only where the per-ε
@@ -43,8 +43,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import _fused, _kernels
-from ._exact import (
+from . import fused, kernels
+from .exact import (
     ExpEnclosure,
     delta_upper,
     enclose_exp,
@@ -54,7 +54,7 @@ from ._exact import (
     multiplier_below,
     rounding_error,
 )
-from ._kernels import directed_divergences, endpoint_rows, row_divergences
+from .kernels import directed_divergences, endpoint_rows, row_divergences
 
 __all__ = ["profile_one_pass"]
 
@@ -71,8 +71,8 @@ def _anchor_values(
     out: np.ndarray,
 ) -> None:
     """``out`` (A, n): the larger float divergence of the two directions of each row pair at
-    each multiplier ``m 2^k``, computed as :func:`rainbowdp._kernels.directed_divergences`
-    does (same roundings, so :func:`rainbowdp._exact.rounding_error` bounds the error)."""
+    each multiplier ``m 2^k``, computed as :func:`rainbowdp._verify.kernels.directed_divergences`
+    does (same roundings, so :func:`rainbowdp._verify.exact.rounding_error` bounds the error)."""
     n, q = aa.shape
     tt = buf[:n]
     ones = np.ones(q)
@@ -93,9 +93,9 @@ def _edges_at(
     out: np.ndarray,
 ) -> None:
     """:func:`_anchor_values` of the edges ``edges``: in one compiled pass where numba is
-    installed (:func:`rainbowdp._fused.multi_divergences`, the same roundings), else gathered
+    installed (:func:`rainbowdp._verify.fused.multi_divergences`, the same roundings), else gathered
     in chunks."""
-    if _fused.multi_divergences(p, edges, mults, one_way, out):
+    if fused.multi_divergences(p, edges, mults, one_way, out):
         return
     for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
         _anchor_values(aa, bb, mults, one_way, buf, out[:, rows])
@@ -106,9 +106,9 @@ def _rows_at_all(
 ) -> np.ndarray:
     """(n, K): float divergences (larger direction) of a few edges at every ε of the grid.
 
-    All ε at once, with the roundings of :func:`rainbowdp._kernels.directed_divergences`
+    All ε at once, with the roundings of :func:`rainbowdp._verify.kernels.directed_divergences`
     (the scaling by :math:`2^k` is exact, the product rounds once; the sum's error bound holds
-    in any order), so :func:`rainbowdp._exact.float_error` bounds each value's error."""
+    in any order), so :func:`rainbowdp._verify.exact.float_error` bounds each value's error."""
     ms = np.array([enc.m for enc in encs])[:, None, None]
     ks = np.array([enc.k for enc in encs])[:, None, None]
     a, b = p[edges[:, 0]][None], p[edges[:, 1]][None]
@@ -196,10 +196,10 @@ def profile_one_pass(
 ) -> np.ndarray:
     """δ(ε) over the edges at each ε of ``grid`` (sorted, distinct, finite, >= 0).
 
-    The same values as :func:`rainbowdp._exact.delta_upper` at each ε over all edges (see the
+    The same values as :func:`rainbowdp._verify.exact.delta_upper` at each ε over all edges (see the
     module notes), with one gather of all edges. ``row_sum`` (the largest row sum of ``p``)
-    and ``irregular`` (:func:`rainbowdp._exact.irregular_rows` of ``p``) are computed when not
-    given.
+    and ``irregular`` (:func:`rainbowdp._verify.exact.irregular_rows` of ``p``) are computed when
+    not given.
     """
     n_e, q = edges.shape[0], p.shape[1]
     n_k = grid.shape[0]
@@ -214,14 +214,14 @@ def profile_one_pass(
         xs = np.exp(grid)  # to within 16 ulps (numpy's exp is far more accurate)
     xm = [math.ldexp(m, k) if k < 1000 else math.inf for m, k in mults]  # inf: no chord
     low = np.full(n_k, -np.inf)  # L_k <= δ(ε_k), from rows evaluated at every ε
-    chunk = max(1, _kernels.CHUNK_ELEMENTS // max(q, 1))  # edges per chunk of the pass
+    chunk = max(1, kernels.CHUNK_ELEMENTS // max(q, 1))  # edges per chunk of the pass
     buf = np.empty((min(chunk, n_e), q))
 
     def learn(picks: np.ndarray) -> np.ndarray:
         """Lower bounds from the edges ``picks``; returns their largest float values."""
         nonlocal low
         top = np.full(n_k, -np.inf)
-        step = max(1, _kernels.CHUNK_ELEMENTS // max(q * n_k, 1))
+        step = max(1, kernels.CHUNK_ELEMENTS // max(q * n_k, 1))
         for s in range(0, picks.size, step):
             f = _rows_at_all(p, edges[picks[s : s + step]], encs, one_way)
             np.maximum(top, f.max(axis=0), out=top)
@@ -292,7 +292,7 @@ def profile_one_pass(
         sel = None
         if flat is None:  # every test in one compiled pass, where numba is installed
             lines = None if env is None else env[1:]
-            sel = _fused.chord_select(fa, fb, odd_here, thr, lines, margin)
+            sel = fused.chord_select(fa, fb, odd_here, thr, lines, margin)
         if sel is None:
             keep = fa > 0.0
             if odd_here is not None:

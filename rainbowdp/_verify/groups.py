@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._fused import row_hash, rows_equal
+from .fused import row_hash, rows_equal
 
 __all__ = ["CANON_ENTRIES", "GROUP_MIN_ARCS", "group_arcs", "row_classes"]
 
@@ -102,7 +102,8 @@ def group_arcs(
         The arcs (heads[i], tails[i]) as integer arrays of equal length.
     classes : numpy.ndarray or callable, optional
         :func:`row_classes` of ``p``, or a function returning it (e.g. a mechanism's
-        remembered one), used when the arcs touch many of the rows.
+        remembered one). A function is called only when the arcs touch many of the rows (at
+        least half as many arcs as rows); otherwise only the rows they touch are numbered.
 
     Returns
     -------
@@ -114,18 +115,29 @@ def group_arcs(
     n_arcs = heads.shape[0]
     if n_arcs <= 1:
         return np.arange(n_arcs, dtype=np.intp), np.zeros(n_arcs, dtype=np.intp)
-    if classes is not None or p.shape[0] <= 2 * n_arcs:
-        ids = row_classes(p) if classes is None else (
-            classes() if callable(classes) else classes)  # fmt: skip
+    if isinstance(classes, np.ndarray) or p.shape[0] <= 2 * n_arcs:
+        ids = classes if isinstance(classes, np.ndarray) else (
+            row_classes(p) if classes is None else classes())  # fmt: skip
+        rows = p
         ch, ct = ids[heads], ids[tails]
     else:  # few arcs on many rows: number the rows they touch only
         nodes, inv = np.unique(np.concatenate([heads, tails]), return_inverse=True)
-        ids = row_classes(p[nodes])
+        rows = p[nodes]
+        ids = row_classes(rows)
         ch, ct = ids[inv[:n_arcs]], ids[inv[n_arcs:]]
-    reps, inverse = _compact(ch.astype(np.int64) * (int(ids.max()) + 1) + ct)
+    n_ids = int(ids.max()) + 1
     q = p.shape[1]
+    if n_ids == ids.size and (q <= 1 or n_ids * q > CANON_ENTRIES or not _permuted(rows, ids)):
+        # every row distinct and none a permutation of another: no two arcs are equal pairs
+        # (see _permuted), unless an arc is listed twice, which only repeats work
+        return np.arange(n_arcs, dtype=np.intp), np.arange(n_arcs, dtype=np.intp)
+    key = ch * n_ids
+    key += ct
+    reps, inverse = _compact(key)
     if reps.size <= 1 or reps.size * q > CANON_ENTRIES or q <= 1:
         return reps, inverse
+    if not _permuted(rows, ids):
+        return reps, inverse  # no pair can equal another up to a permutation (see there)
     cols = np.empty((reps.size, q), dtype=np.complex128)
     cols.real = p[heads[reps]]
     cols.imag = p[tails[reps]]
@@ -139,6 +151,17 @@ def group_arcs(
     rank = np.empty(order.size, dtype=np.intp)
     rank[order] = np.arange(order.size)
     return reps[first[order]], rank[inv2.ravel()][inverse]
+
+
+def _permuted(rows: np.ndarray, ids: np.ndarray) -> bool:
+    """Whether two different rows of ``rows`` (with :func:`row_classes` ``ids``) are
+    permutations of each other.
+
+    If not, two arcs equal up to a common permutation σ of the outputs have equal rows: the
+    head of one is σ applied to the head of the other, a permutation of it, hence the same row
+    (and so are the tails), so the arcs already share their pair of row classes."""
+    first = np.unique(ids, return_index=True)[1]
+    return bool(row_classes(np.sort(rows[first], axis=1)).max() + 1 < first.size)
 
 
 def _compact(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -30,6 +30,7 @@ library's soundness rule (``docs/verification.md``).
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from collections.abc import Callable
@@ -39,9 +40,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._fused import zero_proved, zero_proved_both
-from ._groups import GROUP_MIN_ARCS, group_arcs
-from ._kernels import (
+from .fused import zero_proved, zero_proved_both
+from .groups import GROUP_MIN_ARCS, group_arcs
+from .kernels import (
     EPS_SATURATION,
     directed_divergences,
     endpoint_rows,
@@ -167,8 +168,8 @@ class ExpEnclosure:
     ----------
     epsilon : float
     saturated : bool
-        ε >= :data:`~rainbowdp._kernels.EPS_SATURATION`: then ``lo == hi == 2**2200``, a value
-        at which every hockey-stick divergence and every probabilistic-DP leakage of float64
+        ε >= :data:`~rainbowdp._verify.kernels.EPS_SATURATION`: then ``lo == hi == 2**2200``, a
+        value at which every hockey-stick divergence and every probabilistic-DP leakage of float64
         probabilities equals its value at :math:`e^\epsilon` (both exceed
         :math:`2^{1075}`, larger than every likelihood ratio).
     lo, hi : fractions.Fraction
@@ -217,7 +218,7 @@ def enclose_exp(epsilon: float) -> ExpEnclosure:
 def float_error(p: np.ndarray, enc: ExpEnclosure) -> Fraction:
     r"""Bound :math:`\eta` on :math:`|\hat H - H_y|` for every pair and :math:`y \in [L, U]`.
 
-    :math:`\hat H` is :func:`~rainbowdp._kernels.directed_divergences` at :math:`\hat x`. See
+    :math:`\hat H` is :func:`~rainbowdp._verify.kernels.directed_divergences` at :math:`\hat x`. See
     :func:`rainbowdp.certify`, Notes: a relative part :math:`(q+2)u S` and an absolute
     underflow part :math:`2q\tau` (each product :math:`\mathrm{fl}(m\,(2^kQ))` and each
     difference underflows by at most τ). Saturated: no interval term (:math:`\hat x = L = U`).
@@ -241,7 +242,7 @@ def rounding_error(row_sum: float, q: int) -> Fraction:
     r"""The round-off part of :func:`float_error`: a bound on :math:`|\hat H - H_{\hat x}|`.
 
     For rows of q outputs whose largest row sum is ``row_sum``, this bounds the error of
-    :func:`~rainbowdp._kernels.directed_divergences` at the float multiplier it is given,
+    :func:`~rainbowdp._verify.kernels.directed_divergences` at the float multiplier it is given,
     with no enclosure of :math:`e^\epsilon`: the relative round-off of the products,
     differences and the sum, plus an absolute underflow error of at most τ per product
     (:math:`\mathrm{fl}(m\,(2^kQ))`: the scaling is exact, the product rounds once) and per
@@ -274,15 +275,15 @@ def irregular_rows(p: np.ndarray) -> np.ndarray:
 _LIFT = 600
 
 
-def _lifted(pa: np.ndarray) -> np.ndarray:
+def lifted(pa: np.ndarray) -> np.ndarray:
     """``P * 2^_LIFT``, exactly."""
     return np.ldexp(pa, _LIFT)
 
 
-def _pred_scaled(q: np.ndarray, m: float, k: int) -> np.ndarray:
+def pred_scaled(q: np.ndarray, m: float, k: int) -> np.ndarray:
     """Floats ``t`` with ``t < m 2^(k + _LIFT) Q``, or ``t == 0`` where that rounds to 0.
 
-    So ``_lifted(P) <= t`` proves ``P <= m 2^k Q`` for ``P >= 0`` (``inf`` on overflow: then the
+    So ``lifted(P) <= t`` proves ``P <= m 2^k Q`` for ``P >= 0`` (``inf`` on overflow: then the
     real product exceeds every float).
     """
     t = scaled_product(q, m, k + _LIFT)
@@ -310,7 +311,7 @@ def certified_zero(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosur
         return fast
     out = np.empty(a.shape[0], dtype=bool)
     for rows, pa, pb in endpoint_rows(p, a, b):
-        np.all(_lifted(pa) <= _pred_scaled(pb, enc.m_lo, enc.k), axis=1, out=out[rows])
+        np.all(lifted(pa) <= pred_scaled(pb, enc.m_lo, enc.k), axis=1, out=out[rows])
     return out
 
 
@@ -354,7 +355,7 @@ def exact_divergences(a_rows: np.ndarray, b_rows: np.ndarray, y_num: int) -> np.
     return np.where(t > 0, t, 0).sum(axis=1)
 
 
-def _exact_pairs(p: np.ndarray, a: np.ndarray, b: np.ndarray, y_num: int) -> list[int]:
+def exact_pairs(p: np.ndarray, a: np.ndarray, b: np.ndarray, y_num: int) -> list[int]:
     """Exact :math:`H_y(P_a\\|P_b)` (scaled, see :func:`exact_divergences`) for index arrays."""
     if a.size == 0:
         return []
@@ -368,7 +369,7 @@ def _exact_pairs(p: np.ndarray, a: np.ndarray, b: np.ndarray, y_num: int) -> lis
     return out
 
 
-_SCALE = P_SHIFT + EXP_BITS
+SCALE = P_SHIFT + EXP_BITS
 
 
 # ---------------------------------------------------------------------- provers
@@ -407,7 +408,7 @@ def unproven(
     hold more entries than that (pairs times outputs), none is computed and all of them are
     reported unproven (the answer stays safe; the caller escalates differently, e.g. by mixing or
     a larger ε); the work counts one pair per class of equal pairs
-    (:func:`rainbowdp._groups.group_arcs`, ``classes`` its row classes when known), since one
+    (:func:`rainbowdp._verify.groups.group_arcs`, ``classes`` its row classes when known), since one
     exact sum decides the whole class. With ``one_way`` (arcs of a directed graph) the backward
     mask is all False.
     """
@@ -439,8 +440,8 @@ def unproven(
         for bad, (todo, _, _) in zip(masks, pending, strict=True):
             bad[todo] = True
         return Unproven(masks[0], masks[1], violated)
-    limit = d.numerator << _SCALE
-    exact = _exact_pairs(p, heads[reps], tails[reps], enc.lo_num)
+    limit = d.numerator << SCALE
+    exact = exact_pairs(p, heads[reps], tails[reps], enc.lo_num)
     over = np.array([h_int * d.denominator > limit for h_int in exact], dtype=bool)[inverse]
     n_f = pending[0][0].size
     masks[0][pending[0][0]] = over[:n_f]
@@ -454,8 +455,8 @@ def _arc_classes(
     tails: np.ndarray,
     classes: np.ndarray | Callable[[], np.ndarray] | None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`rainbowdp._groups.group_arcs` from :data:`~rainbowdp._groups.GROUP_MIN_ARCS`
-    arcs on (every arc its own class below)."""
+    """:func:`rainbowdp._verify.groups.group_arcs` from
+    :data:`~rainbowdp._verify.groups.GROUP_MIN_ARCS` arcs on (every arc its own class below)."""
     if heads.size < GROUP_MIN_ARCS:
         idx = np.arange(heads.size, dtype=np.intp)
         return idx, idx
@@ -485,7 +486,7 @@ def delta_upper(
     at ``enc`` computed by the caller (any larger bound is also sound), and ``h``, when
     given, is ``np.maximum(fwd, bwd)``. Pairs equal up to a permutation of the outputs are
     one exact sum and count once against :data:`EXACT_WORK`
-    (:func:`rainbowdp._groups.group_arcs`; ``classes``: its row classes, or a function giving
+    (:func:`rainbowdp._verify.groups.group_arcs`; ``classes``: its row classes, or a function giving
     them, when known).
     """
     if fwd.size == 0:
@@ -501,8 +502,8 @@ def delta_upper(
     reps, _ = _arc_classes(p, a, b, classes)
     if reps.size * p.shape[1] > EXACT_WORK:
         return float_at_least(Fraction(float(hb.max())) + eta)
-    best = max(_exact_pairs(p, a[reps], b[reps], enc.lo_num))
-    return float_at_least(Fraction(best, 1 << _SCALE))
+    best = max(exact_pairs(p, a[reps], b[reps], enc.lo_num))
+    return float_at_least(Fraction(best, 1 << SCALE))
 
 
 def band_pairs(
@@ -560,8 +561,8 @@ def compare_exp(pa: np.ndarray, pb: np.ndarray, enc: ExpEnclosure) -> tuple[np.n
     exactly with Python integers against L and U. Entries with :math:`L P_b < P_a \le U P_b`
     (a window of relative width :math:`2^{-190}`) are in neither mask.
     """
-    la = _lifted(pa)
-    no = (la <= _pred_scaled(pb, enc.m_lo, enc.k)) | (pa == 0)
+    la = lifted(pa)
+    no = (la <= pred_scaled(pb, enc.m_lo, enc.k)) | (pa == 0)
     yes = (la > _succ_scaled(pb, enc.m_hi, enc.k)) | ((pb == 0) & (pa > 0))
     unsure = ~(no | yes)
     if unsure.any():
@@ -648,3 +649,9 @@ def pair_epsilon_exact(a: list[int], b: list[int], delta: Fraction) -> Fraction 
     if big_b == 0:
         return Fraction(1)
     return max(Fraction(1), Fraction(big_a * den - budget, big_b * den))
+
+
+@functools.lru_cache(maxsize=4096)
+def enclose(epsilon: float) -> ExpEnclosure:
+    """:func:`enclose_exp`, remembered: a pure function of the float ε (frozen result)."""
+    return enclose_exp(epsilon)

@@ -1,9 +1,9 @@
 r"""Exact hockey-stick divergences of pairs, rounded up: float classification, exact sums.
 
-The pair path (:mod:`rainbowdp._pairs`) answers :math:`\delta(\epsilon)` of a pair (P, Q) as the
-graph path does: the smallest float at least :math:`\max\{H_L(P\|Q), H_L(Q\|P)\}`, where
+The pair path (:mod:`rainbowdp._verify.pairs`) answers :math:`\delta(\epsilon)` of a pair (P, Q) as
+the graph path does: the smallest float at least :math:`\max\{H_L(P\|Q), H_L(Q\|P)\}`, where
 :math:`H_L(P\|Q) = \sum_v \max(P(v) - L\,Q(v), 0)` is taken exactly at the rational lower
-enclosure :math:`L \le e^\epsilon` (200 bits, :func:`rainbowdp._exact.enclose_exp`).
+enclosure :math:`L \le e^\epsilon` (200 bits, :func:`rainbowdp._verify.exact.enclose_exp`).
 
 With S the outputs where :math:`P(v) > L\,Q(v)`, :math:`H_L = \sum_S P - L \sum_S Q`: two exact
 sums of floats and one product. Each output is put in S or left out by its float likelihood
@@ -16,8 +16,8 @@ between the two (ties, and likelihood ratios within 2^-40 of L) are classified i
 integers. The sums are exact (:func:`exact_sum`: ``math.fsum`` is correctly rounded, so
 :math:`\sum = s_1 + \mathrm{fsum}(x, -s_1)`, and so on until the residual is 0; for batches,
 :func:`exact_sums`), and the result is rounded up in integers
-(:func:`rainbowdp._exact.float_above`): the same float as the integers of the graph path, with
-no float summation error to bound.
+(:func:`rainbowdp._verify.exact.float_above`): the same float as the integers of the graph path,
+with no float summation error to bound.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from itertools import accumulate
 
 import numpy as np
 
-from ._exact import EXP_BITS, P_SHIFT, ExpEnclosure, float_above, int_list
+from .exact import EXP_BITS, P_SHIFT, ExpEnclosure, float_above, int_list
 
 __all__ = [
     "LIMB_MIN",
@@ -55,7 +55,7 @@ def exact_sum(xs: list[float]) -> int:
     :math:`2^{-53}` of the one before and all are multiples of :math:`2^{-1074}`, so at most
     21 rounds; usually 2). ``xs`` is extended in place."""
     if len(xs) == 1:
-        return _int(xs[0])
+        return float_int(xs[0])
     total = 0
     s = math.fsum(xs)
     while s:
@@ -66,7 +66,7 @@ def exact_sum(xs: list[float]) -> int:
     return total
 
 
-def _int(x: float) -> int:
+def float_int(x: float) -> int:
     """``x * 2**1074`` as an exact integer (x a finite float >= 0 below 2^1000)."""
     n, d = x.as_integer_ratio()
     return n << (P_SHIFT + 1 - d.bit_length())
@@ -83,7 +83,7 @@ def _in_s(xs: list[float], ys: list[float], enc: ExpEnclosure) -> tuple[int, int
     floats leave between the margins, compared in integers."""
     big_a = big_b = 0
     for x, y in zip(xs, ys, strict=True):
-        xi, yi = _int(x), _int(y)
+        xi, yi = float_int(x), float_int(y)
         if (xi << EXP_BITS) > yi * enc.lo_num:
             big_a += xi
             big_b += yi
@@ -142,10 +142,10 @@ def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
 
 def pair_delta_positive(pair: np.ndarray, encs: list[ExpEnclosure], one_way: bool) -> list[float]:
     r""":func:`pair_delta` at each enclosure of ``encs`` (``k == 0``, not saturated) of a
-    checked pair (rows summing to 1 within 1e-9, as :func:`rainbowdp._pairs.as_pairs` and
+    checked pair (rows summing to 1 within 1e-9, as :func:`rainbowdp._verify.pairs.as_pairs` and
     ``check_probability_vector`` ensure) whose entries are all at least :math:`2^{-60}`, with
     fewer than 2^15 outputs: the same floats from fewer numpy calls. The caller checks these
-    conditions (:func:`rainbowdp._pairs._profile`).
+    conditions (:func:`rainbowdp._verify.pairs._profile`).
 
     Both directions are classified from one array of float ratios, ``pair / pair[::-1]``
     (row 0: P/Q, row 1: Q/P; no zero divisors; with ``one_way`` row 0 only). Every entry x

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from . import _fused
+from . import fused
 
 __all__ = [
     "CHUNK_ELEMENTS",
@@ -137,7 +137,7 @@ def directed_divergences(
     r""":math:`H_{\hat x}(P_u\|P_v)` and :math:`H_{\hat x}(P_v\|P_u)` for every edge (u, v).
 
     :math:`\hat x = m\,2^k` (see :func:`scaled_exp`); computed in chunks, or in one compiled
-    pass where numba is installed (:mod:`rainbowdp._fused`). With ``one_way``
+    pass where numba is installed (:mod:`rainbowdp._verify.fused`). With ``one_way``
     (the arcs of a directed graph) only the first is computed and the second is ``-inf``
     everywhere: no constraint, below every δ and never a maximum. ``largest``, if given, is
     filled with the larger of the two (in the same pass where compiled).
@@ -145,13 +145,13 @@ def directed_divergences(
     n_e, q = edges.shape[0], p.shape[1]
     fwd = np.empty(n_e)
     bwd = np.full(n_e, -np.inf) if one_way else np.empty(n_e)
-    if _fused.divergences(p, edges, m, k, fwd, None if one_way else bwd, largest):
-        return fwd, bwd  # compiled: the same roundings in one pass (rainbowdp._fused)
+    if fused.divergences(p, edges, m, k, fwd, None if one_way else bwd, largest):
+        return fwd, bwd  # compiled: the same roundings in one pass (rainbowdp._verify.fused)
     t = np.empty((min(max(1, CHUNK_ELEMENTS // max(q, 1)), n_e), q))
     # Row sums as a product with a vector of ones (BLAS): faster than ``sum(axis=1)`` over short
     # rows, and the same error bound -- any order of adding q non-negative terms errs by at
     # most (q - 1)u times their sum (an FMA with 1.0 rounds like an addition), the bound
-    # :func:`rainbowdp._exact.float_error` uses.
+    # :func:`rainbowdp._verify.exact.float_error` uses.
     ones = np.ones(q)
     for rows, aa, bb in endpoint_rows(p, edges[:, 0], edges[:, 1]):
         tt = t[: aa.shape[0]]
@@ -173,7 +173,7 @@ def row_divergences(
     out: np.ndarray,
 ) -> None:
     r"""``out[i]`` = :math:`H_{m 2^k}(A_i\|B_i)` of gathered rows, in the roundings whose error
-    :func:`rainbowdp._exact.float_error` bounds: one rounded product per entry
+    :func:`rainbowdp._verify.exact.float_error` bounds: one rounded product per entry
     (:func:`scaled_product`), one subtraction, the positive part, and the row sums as a product
     with ``ones`` (BLAS). ``tt`` is scratch of the rows' shape."""
     scaled_product(bb, m, k, out=tt)

@@ -2,8 +2,8 @@ r"""Proved ε(δ) of pairs: float active sets, exact sums, one exact quotient.
 
 The pair path answers :func:`rainbowdp.epsilon_for_delta` of a pair (P, Q) as the graph path
 does for the two-node graph: with :math:`x^*` the exact smallest :math:`x \ge 1` with
-:math:`H_x \le \delta` in each direction (:func:`rainbowdp._exact.pair_epsilon_exact`), the
-answer is ``_log_up`` of the larger, :math:`\hat\epsilon = \mathrm{bump}(\log
+:math:`H_x \le \delta` in each direction (:func:`rainbowdp._verify.exact.pair_epsilon_exact`), the
+answer is ``log_up`` of the larger, :math:`\hat\epsilon = \mathrm{bump}(\log
 \mathrm{fl}(x^*))` (``log1p(fl(x* - 1))`` below 2), proved by :math:`L(\hat\epsilon) \ge x^*`.
 Only :math:`\mathrm{fl}(x^*)` or :math:`\mathrm{fl}(x^* - 1)` is needed; this module finds it
 with one exact quotient per direction instead of the exact search over the breakpoints:
@@ -12,7 +12,7 @@ with one exact quotient per direction instead of the exact search over the break
    hockey-stick divergence at each breakpoint gives the count k of leading outputs that form
    the candidate active set T.
 2. :math:`A_T = \sum_T a` and :math:`B_T = \sum_T b` exactly (integers: three-limb float sums,
-   or ``math.fsum`` expansions, :mod:`rainbowdp._pair_delta`), and :math:`x_T = (A_T -
+   or ``math.fsum`` expansions, :mod:`rainbowdp._verify.pair_delta`), and :math:`x_T = (A_T -
    \delta)/B_T` as a ratio of integers; Python's integer division rounds correctly, so
    :math:`\mathrm{fl}(x_T)` and :math:`\mathrm{fl}(x_T - 1)` are exact roundings.
 3. T is *proved* to be the active set at :math:`x_T`: every output of T has
@@ -37,7 +37,7 @@ largest float quotient, and fl(x* - 1) the largest :math:`\mathrm{fl}((a - b)/b)
 exact for b < a < 2b).
 
 The larger direction is taken on these floats (rounding is monotone), and the bumped logarithm
-is proved with :func:`rainbowdp.privacy._exp_lower`, the first test of ``_exp_covers``.
+is proved with :func:`rainbowdp.privacy.exp_lower`, the first test of ``exp_covers``.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ import math
 
 import numpy as np
 
-from ._exact import P_SHIFT
-from ._pair_delta import LIMB_SHIFT, _int, exact_sum, exact_sums, limb_rows, shifts
-from .privacy import _bumped, _exp_exceeds
+from .epsilon import bumped, exp_exceeds
+from .exact import P_SHIFT
+from .pair_delta import LIMB_SHIFT, exact_sum, exact_sums, float_int, limb_rows, shifts
 
 __all__ = ["batch_epsilons", "pair_epsilon"]
 
@@ -217,27 +217,27 @@ def _exact_side(a: list[float], b: list[float], inside: list[bool], num: int, de
     """Whether a >= x b where ``inside`` and a <= x b elsewhere, for x = num/den, exactly (the
     outputs of the active set T at x and the others; ties may be on either side)."""
     for x, y, t in zip(a, b, inside, strict=True):
-        lhs, rhs = _int(x) * den, num * _int(y)
+        lhs, rhs = float_int(x) * den, num * float_int(y)
         if (lhs < rhs) if t else (lhs > rhs):
             return False
     return True
 
 
 def _proved_log(branch: int, v: float) -> float | None:
-    """``_log_up`` of x* from fl(x*) (branch 2), fl(x* - 1) (branch 1) or x* = 1 (branch 0),
-    when the fast test of ``_exp_covers`` proves it; ``None`` otherwise."""
+    """``log_up`` of x* from fl(x*) (branch 2), fl(x* - 1) (branch 1) or x* = 1 (branch 0),
+    when the fast test of ``exp_covers`` proves it; ``None`` otherwise."""
     if branch == 0:
         return 0.0
     if branch == 3:
         return math.inf
-    e = _bumped(math.log(v) if branch == 2 else math.log1p(v))
-    if _exp_exceeds(e, v if branch == 2 else 1.0 + v):  # x* <= c (1 + 3u) either way
+    e = bumped(math.log(v) if branch == 2 else math.log1p(v))
+    if exp_exceeds(e, v if branch == 2 else 1.0 + v):  # x* <= c (1 + 3u) either way
         return e
     return None  # pragma: no cover - the bump is far above every rounding here
 
 
 def batch_epsilons(rows: np.ndarray, dlt: float, one_way: bool) -> list[float | None]:
-    """Per pair of ``rows`` (n, 2, q), checked: the ε of ``_epsilon_core`` on that pair, or
+    """Per pair of ``rows`` (n, 2, q), checked: the ε of ``epsilon_core`` on that pair, or
     ``None`` where this module does not decide it (the exact search then does)."""
     n, q = rows.shape[0], rows.shape[2]
     if one_way:

@@ -1,6 +1,6 @@
-"""The numba kernels behind :mod:`rainbowdp._fused` (imported only where numba is installed).
+"""The numba kernels behind :mod:`rainbowdp._verify.fused` (imported only where numba is installed).
 
-See :mod:`rainbowdp._fused` for what they compute and why their float values carry the error
+See :mod:`rainbowdp._verify.fused` for what they compute and why their float values carry the error
 bound of the numpy kernels. Defined at module level so that numba caches the compiled code on
 disk.
 
@@ -165,7 +165,7 @@ def multi3(p, e0, e1, x0, x1, x2, both, out, d):  # pragma: no cover - compiled
 @numba.njit(cache=True, nogil=True, boundscheck=False)
 def chord_keep(fa, fb, odd, thr, t, c, margin, keep):  # pragma: no cover - compiled
     """``keep[i]``: edge i may attain a maximum of its interval (see
-    :func:`rainbowdp._fused.chord_select`); returns how many are kept."""
+    :func:`rainbowdp._verify.fused.chord_select`); returns how many are kept."""
     kept = 0
     for i in range(fa.shape[0]):
         a = fa[i]
@@ -266,3 +266,55 @@ def rows_equal(p, rep, out):  # pragma: no cover - compiled
                     ok = False
                     break
         out[i] = ok
+
+
+@_jit_strict
+def max_ratio(p, e0, e1, d):  # pragma: no cover - compiled
+    """The largest float ratio ``P_u(w) / P_v(w)`` over the arcs (e0[i], e1[i]) and outputs
+    with ``P_v(w) > 0``, and whether some output has ``P_v(w) = 0 < P_u(w)`` (selects, no
+    branches: the loop over outputs is vectorised)."""
+    q, n = p.shape[1], e0.shape[0]
+    best = 0.0
+    zero = 0
+    for i in range(n):
+        if i + d < n:  # prefetch the rows of edge i + d, one hint per 64-byte line
+            u = e0[i + d]
+            v = e1[i + d]
+            for w in range(0, q, 8):
+                prefetch(p, u, w)
+                prefetch(p, v, w)
+        u = e0[i]
+        v = e1[i]
+        for w in range(q):
+            a = p[u, w]
+            b = p[v, w]
+            pos = b > 0.0
+            r = a / (b if pos else 1.0)
+            best = max(best, r if pos else 0.0)
+            zero += (not pos) & (a > 0.0)
+    return best, zero > 0
+
+
+@_jit_strict
+def near_ratios(p, e0, e1, cut, start, buf_a, buf_b):  # pragma: no cover - compiled
+    """From arc ``start`` on, the values ``(P_u(w), P_v(w))`` with ``P_v(w) > 0`` and
+    ``P_u(w) / P_v(w) >= cut``, written to the buffers (a value equal to the one written just
+    before is skipped) until the next arc might not fit; returns (the next arc to read, the
+    number of values written)."""
+    q, n = p.shape[1], e0.shape[0]
+    cap = buf_a.shape[0]
+    k = 0
+    i = start
+    while i < n and k + q <= cap:
+        u = e0[i]
+        v = e1[i]
+        for w in range(q):
+            a = p[u, w]
+            b = p[v, w]
+            if b > 0.0 and a / b >= cut:
+                if k == 0 or a != buf_a[k - 1] or b != buf_b[k - 1]:
+                    buf_a[k] = a
+                    buf_b[k] = b
+                    k += 1
+        i += 1
+    return i, k
