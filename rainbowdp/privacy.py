@@ -55,8 +55,10 @@ from ._verify import pairs
 from ._verify.delta import classes_of, profile_core
 from ._verify.epsilon import epsilon_core
 from ._verify.exact import (
+    EXACT_WORK,
     compare_exp,
     delta_upper,
+    enclose,
     enclose_exp,
     float_error_of,
     pdp_leakage_upper,
@@ -285,15 +287,20 @@ def verify(
     edges = g.edges
     if edges.shape[0] == 0:
         return VerificationReport(True, eps, dlt, 0.0, None, (), np.zeros(0), slack, 0)
-    enc = enclose_exp(eps)
+    enc = enclose(eps)
     edge_deltas = np.empty(edges.shape[0])
     fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=g.directed, largest=edge_deltas)
     w = int(np.argmax(edge_deltas))
     u, v = int(edges[w, 0]), int(edges[w, 1])
     if bwd[w] > fwd[w]:
         u, v = v, u
-    eta = float_error_of(m._row_sum_max(), g.n_outputs, enc)
-    worst = delta_upper(p, edges, enc, fwd, bwd, eta, edge_deltas, classes_of(m))
+    if edges.shape[0] <= _PAIR_EDGES and 2 * g.n_outputs <= EXACT_WORK and enc.k == 0:
+        # a few edges: each as a pair (rainbowdp._verify.pairs), the same exact value
+        rows = p[edges]
+        worst = float(pairs.pair_profiles(rows, np.array([eps]), g.directed, rows.min()).max())
+    else:
+        eta = float_error_of(m._row_sum_max(), g.n_outputs, enc)
+        worst = delta_upper(p, edges, enc, fwd, bwd, eta, edge_deltas, classes_of(m))
     # S* = {v : P_u(v) > e^eps P_v(v)}, decided exactly (float only inside a 2^-190 window)
     yes, no = compare_exp(p[u], p[v], enc)
     s_mask = yes | (~no & (p[u] > scaled_product(p[v], enc.m, enc.k)))
@@ -310,6 +317,11 @@ def verify(
         tolerance=slack,
         n_violations=n_viol,
     )
+
+
+#: Edges up to which :func:`verify` finds ``delta_required`` pair by pair (the pair path's
+#: exact values, which are the graph path's bit for bit): fewer fixed costs than the band.
+_PAIR_EDGES = 8
 
 
 def privacy_profile(

@@ -274,6 +274,28 @@ def test_group_arcs_merges_exactly_the_equal_pairs(seed, n_rows, q, n_arcs, perm
     assert len(set(keys)) == len(keys)
 
 
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), n_rows=st.integers(1, 5), q=st.integers(1, 4))
+def test_group_arcs_of_both_orders_without_building_them(seed, n_rows, q):
+    """``both=True`` classes the n edges and their reverses as the 2n arcs built explicitly."""
+    rng = np.random.default_rng(seed)
+    base = rng.dirichlet(np.ones(q), size=n_rows)
+    base = np.concatenate([base, base[:, ::-1]])
+    p = base[rng.integers(0, base.shape[0], size=300)]
+    heads, tails = rng.integers(0, 300, size=150), rng.integers(0, 300, size=150)
+    reps, inverse = group_arcs(p, heads, tails, both=True)
+    h2, t2 = np.concatenate([heads, tails]), np.concatenate([tails, heads])
+
+    def canon(a: int, b: int) -> tuple:
+        return tuple(sorted(zip(p[a].tolist(), p[b].tolist(), strict=True)))
+
+    keys = {canon(h2[i], t2[i]) for i in range(300)}
+    assert len(reps) == len(keys)
+    for i in range(300):
+        r = reps[inverse[i]]
+        assert canon(h2[i], t2[i]) == canon(h2[r], t2[r])
+
+
 def test_row_classes_survive_hash_collisions(monkeypatch):
     """With a hash that maps every row to 0, unequal rows still never share a class."""
     import rainbowdp._verify.groups as groups

@@ -349,6 +349,10 @@ def epsilon_core(
     arcs = distinct_arcs(p, edges, one_way, classes)
     if dlt == 0.0:
         return epsilon_at_zero(p, arcs)
+    if arcs.shape[0] <= EXACT_ARCS and 2 * p.shape[1] <= EXACT_WORK:
+        # few distinct ordered edges (ties): each solved exactly, which proves it by itself
+        worst = exact_candidates(p, arcs[:, 0], arcs[:, 1], dlt)
+        return math.inf if worst is None else worst
     if arcs.shape[0] > FILTER_MIN_EDGES:
         return epsilon_filtered(p, arcs, dlt)
     return epsilon_direct(p, arcs, True, dlt)
@@ -411,11 +415,17 @@ def distinct_arcs(
     class of equal pairs of rows (:func:`rainbowdp._verify.groups.group_arcs`) from
     :data:`~rainbowdp._verify.groups.GROUP_MIN_ARCS` arcs on: every ε of this module is the maximum
     of a function of the pair alone, so the representatives give the same value."""
-    arcs = edges if one_way else np.concatenate([edges, edges[:, ::-1]])
-    if arcs.shape[0] < GROUP_MIN_ARCS:
-        return arcs
-    reps, _ = group_arcs(p, arcs[:, 0], arcs[:, 1], classes)
-    return arcs if reps.size == arcs.shape[0] else arcs[reps]
+    n_e = edges.shape[0]
+    heads, tails = edges[:, 0], edges[:, 1]
+    if n_e * (1 if one_way else 2) >= GROUP_MIN_ARCS:
+        reps, _ = group_arcs(p, heads, tails, classes, inverse=False, both=not one_way)
+        if reps.size < n_e * (1 if one_way else 2):
+            at, forward = reps % n_e, reps < n_e
+            return np.stack(
+                [np.where(forward, heads[at], tails[at]), np.where(forward, tails[at], heads[at])],
+                axis=1,
+            )
+    return edges if one_way else np.concatenate([edges, edges[:, ::-1]])
 
 
 def epsilon_direct(
@@ -506,6 +516,10 @@ def epsilon_direct(
         )
     return math.inf if worst is None else worst
 
+
+#: Distinct ordered edges up to which :func:`epsilon_core` solves every one exactly
+#: (:func:`exact_candidates`) instead of estimating them first.
+EXACT_ARCS = 16
 
 #: Entries (directed edges times outputs) up to which :func:`epsilon_direct` solves every
 #: order exactly as its last resort (about 2 s of rational arithmetic); beyond, it raises the

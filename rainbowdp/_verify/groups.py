@@ -90,7 +90,10 @@ def group_arcs(
     heads: np.ndarray,
     tails: np.ndarray,
     classes: np.ndarray | Callable[[], np.ndarray] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+    *,
+    inverse: bool = True,
+    both: bool = False,
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Classes of the arcs whose pairs of rows are equal up to a common permutation of the
     outputs (see the module notes): one representative arc per class.
 
@@ -104,6 +107,13 @@ def group_arcs(
         :func:`row_classes` of ``p``, or a function returning it (e.g. a mechanism's
         remembered one). A function is called only when the arcs touch many of the rows (at
         least half as many arcs as rows); otherwise only the rows they touch are numbered.
+    inverse : bool, default True
+        Whether to return ``inverse`` (None otherwise: fewer passes when only the
+        representatives are needed).
+    both : bool, default False
+        Also the reversed arcs: the arcs are then (heads[i], tails[i]) for i < n and
+        (tails[i - n], heads[i - n]) for n <= i < 2n (both orders of n edges, without
+        building them).
 
     Returns
     -------
@@ -112,10 +122,13 @@ def group_arcs(
         the position in ``reps`` of its class. Arc i is, as a pair of rows, equal to arc
         ``reps[inverse[i]]`` up to a permutation of the outputs.
     """
-    n_arcs = heads.shape[0]
+    n_edges = heads.shape[0]
+    n_arcs = 2 * n_edges if both else n_edges
     if n_arcs <= 1:
-        return np.arange(n_arcs, dtype=np.intp), np.zeros(n_arcs, dtype=np.intp)
-    if isinstance(classes, np.ndarray) or p.shape[0] <= 2 * n_arcs:
+        return np.arange(n_arcs, dtype=np.intp), np.zeros(
+            n_arcs, dtype=np.intp
+        ) if inverse else None
+    if isinstance(classes, np.ndarray) or p.shape[0] <= 2 * n_edges:
         ids = classes if isinstance(classes, np.ndarray) else (
             row_classes(p) if classes is None else classes())  # fmt: skip
         rows = p
@@ -124,33 +137,40 @@ def group_arcs(
         nodes, inv = np.unique(np.concatenate([heads, tails]), return_inverse=True)
         rows = p[nodes]
         ids = row_classes(rows)
-        ch, ct = ids[inv[:n_arcs]], ids[inv[n_arcs:]]
+        ch, ct = ids[inv[:n_edges]], ids[inv[n_edges:]]
     n_ids = int(ids.max()) + 1
     q = p.shape[1]
-    if n_ids == ids.size and (q <= 1 or n_ids * q > CANON_ENTRIES or not _permuted(rows, ids)):
+    small = q <= 1 or n_ids * q > CANON_ENTRIES
+    permuted = None if small else _permuted(rows, ids)
+    if n_ids == ids.size and not permuted:
         # every row distinct and none a permutation of another: no two arcs are equal pairs
         # (see _permuted), unless an arc is listed twice, which only repeats work
-        return np.arange(n_arcs, dtype=np.intp), np.arange(n_arcs, dtype=np.intp)
+        every = np.arange(n_arcs, dtype=np.intp)
+        return every, every if inverse else None
     key = ch * n_ids
     key += ct
-    reps, inverse = _compact(key)
-    if reps.size <= 1 or reps.size * q > CANON_ENTRIES or q <= 1:
-        return reps, inverse
-    if not _permuted(rows, ids):
-        return reps, inverse  # no pair can equal another up to a permutation (see there)
+    if both:
+        back = ct * n_ids
+        back += ch
+        key = np.concatenate([key, back])
+    reps, inv = _compact(key, inverse)
+    if reps.size <= 1 or reps.size * q > CANON_ENTRIES or not permuted:
+        return reps, inv  # (no pair can equal another up to a permutation: see _permuted)
+    at = reps % n_edges
+    forward = reps < n_edges
     cols = np.empty((reps.size, q), dtype=np.complex128)
-    cols.real = p[heads[reps]]
-    cols.imag = p[tails[reps]]
+    cols.real = p[np.where(forward, heads[at], tails[at])]
+    cols.imag = p[np.where(forward, tails[at], heads[at])]
     cols += 0.0  # -0.0 and 0.0 alike in the bytes
     cols.sort(axis=1)  # lexicographic: by P_a(v), then P_b(v)
     keys = cols.view(np.dtype((np.void, 16 * q)))[:, 0]
     _, first, inv2 = np.unique(keys, return_index=True, return_inverse=True)
     if first.size == reps.size:
-        return reps, inverse
+        return reps, inv
     order = np.argsort(first)  # the merged classes, numbered by their first representative
     rank = np.empty(order.size, dtype=np.intp)
     rank[order] = np.arange(order.size)
-    return reps[first[order]], rank[inv2.ravel()][inverse]
+    return reps[first[order]], None if inv is None else rank[inv2.ravel()][inv]
 
 
 def _permuted(rows: np.ndarray, ids: np.ndarray) -> bool:
@@ -164,20 +184,23 @@ def _permuted(rows: np.ndarray, ids: np.ndarray) -> bool:
     return bool(row_classes(np.sort(rows[first], axis=1)).max() + 1 < first.size)
 
 
-def _compact(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _compact(key: np.ndarray, inverse: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
     """``(reps, inverse)`` of integer keys >= 0: one entry's index per distinct key (the
-    indices increasing) and, per entry, the position of its key's index in ``reps``. A lookup
-    table when the keys are small; which entry stands for a key is then unspecified, which is
-    fine where all entries of a key are equal pairs."""
+    indices increasing) and, per entry, the position of its key's index in ``reps`` (None
+    unless ``inverse``). A lookup table when the keys are small; which entry stands for a key
+    is then unspecified, which is fine where all entries of a key are equal pairs."""
     n = key.shape[0]
     top = int(key.max()) + 1
     if top <= 4 * n + 1024:
-        present = np.zeros(top, dtype=bool)
-        present[key] = True
-        lut = np.cumsum(present) - 1
+        pos = np.full(top, -1, dtype=np.intp)
+        pos[key] = np.arange(n, dtype=np.intp)  # some member of each key (any one will do)
+        first = pos[pos >= 0]
+        if not inverse:
+            first.sort()
+            return first, None
+        lut = np.full(top, -1, dtype=np.intp)
+        lut[key[first]] = np.arange(first.size, dtype=np.intp)
         idx = lut[key]
-        first = np.empty(int(lut[-1]) + 1, dtype=np.intp)
-        first[idx] = np.arange(n, dtype=np.intp)  # some member of each key (any one will do)
     else:
         _, first, idx = np.unique(key, return_index=True, return_inverse=True)
         idx = idx.ravel()

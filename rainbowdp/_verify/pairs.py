@@ -30,9 +30,8 @@ import numpy as np
 from .._validation import check_deltas, check_epsilon, check_epsilons, real_array
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import ROW_ATOL
-from .delta import edge_delta_upper
 from .epsilon import epsilon_core
-from .exact import EXACT_WORK, enclose
+from .exact import EXACT_WORK, edge_delta_upper, enclose
 from .kernels import CHUNK_ELEMENTS, directed_divergences
 from .pair_delta import LIMB_MIN, pair_delta, pair_delta_positive, pair_profile, rows_deltas
 from .pair_epsilon import batch_epsilons, pair_epsilon
