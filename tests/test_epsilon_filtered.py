@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import rainbowdp as rdp
 import rainbowdp._verify.epsilon as engine
 import rainbowdp.privacy as privacy
 from rainbowdp.graph import RainbowGraph
@@ -119,3 +120,34 @@ def test_filtered_where_the_direct_solve_truncates_its_exact_set():
     M = Mechanism(G, p)
     assert privacy.verify(M, epsilon=got, delta=0.0).is_private
     assert privacy.verify(M, epsilon=want, delta=0.0).is_private
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    kind=st.sampled_from(["uniform", "dirichlet", "holes", "ties", "subnormal"]),
+    dlt=st.sampled_from([1e-12, 1e-6, 1e-3, 0.05, 0.3]),
+    one_way=st.booleans(),
+)
+def test_graphs_of_few_distinct_edges_take_the_pair_path(seed, kind, dlt, one_way):
+    """Up to ``PAIR_ARCS`` distinct ordered edges, each is answered as a pair (the pair path's
+    exact value): the graph's ε is their maximum, at most the direct solve's (which may only
+    raise it) and proved (certify)."""
+    rng = np.random.default_rng(seed)
+    n, q = 60, 4
+    edges = np.unique(np.sort(random_edges(rng, n, 200), axis=1), axis=0)
+    p = rows(rng, n, q, kind)
+    G = RainbowGraph.from_edges(
+        edges,
+        outputs=range(q),
+        rainbow_table=[list(range(q))],
+        rainbow_ids=np.zeros(n, int),
+        directed=one_way,
+    )
+    M = Mechanism(G, p)
+    got = privacy.epsilon_for_delta(M, dlt)
+    want = direct(p, edges, one_way, dlt)
+    assert got <= want or (math.isinf(got) and math.isinf(want))
+    if math.isfinite(got):
+        assert rdp.certify(M, epsilon=got, delta=dlt).verdict == "private"
+        assert got >= want * (1 - 1e-9) - 1e-12  # and tight: the direct value is near exact

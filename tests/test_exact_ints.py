@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rainbowdp._verify.epsilon import exp_covers, log_up
 from rainbowdp._verify.exact import P_SHIFT, enclose, int_list, int_rows, int_scaled
 from rainbowdp._verify.kernels import EPS_SATURATION
+from rainbowdp._verify.rounding import exp_covers, log_up
 
 FLOATS = st.floats(min_value=0.0, max_value=1.9999999999999998, allow_subnormal=True)
 

@@ -18,12 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rainbowdp as rdp
-import rainbowdp._verify.epsilon as engine
+import rainbowdp._verify.rounding as rounding
 from rainbowdp._verify import pair_delta as _pair_delta
 from rainbowdp._verify import pair_epsilon as _pair_epsilon
-from rainbowdp._verify.epsilon import epsilon_core, exp_lower, log_up
+from rainbowdp._verify.epsilon import epsilon_core
 from rainbowdp._verify.exact import P_SHIFT, enclose, exp_scaled, float_above, float_at_least
 from rainbowdp._verify.pairs import _EDGE
+from rainbowdp._verify.rounding import exp_lower, log_up
 
 
 def oracle(pair: np.ndarray, one_way: bool = False) -> rdp.Mechanism:
@@ -133,7 +134,7 @@ def test_log_up_unchanged_by_the_fast_cover_test(monkeypatch):
     xs += [Fraction(int(n), int(d)) for n, d in rng.integers(1, 2**62, (200, 2)) if n > d]
     xs += [Fraction(2**900 + 1, 3), Fraction(3, 2)]
     fast = [log_up(x) for x in xs]
-    monkeypatch.setattr(engine, "_FAST_COVER_MAX", -1.0)  # the 64-bit integers only
+    monkeypatch.setattr(rounding, "_FAST_COVER_MAX", -1.0)  # the 64-bit integers only
     assert [log_up(x) for x in xs] == fast
     assert all(enclose(e).lo >= x for e, x in zip(fast, xs, strict=True))
 

@@ -82,7 +82,7 @@ ONE_PASS_MIN_EPS = 3
 ONE_PASS_MIN_EDGES = 1024
 #: Ordered edges up to which :func:`profile_core` answers each as a pair
 #: (:func:`rainbowdp._verify.pairs.pair_profiles`): fewer numpy calls per ε than the band.
-PAIR_PATH_ARCS = 64
+PAIR_PATH_ARCS = 512
 
 
 def classes_of(m: Mechanism) -> Callable[[], np.ndarray]:

@@ -26,7 +26,6 @@ Every value returned makes the mechanism (ε, δ)-DP in exact arithmetic (``docs
 
 from __future__ import annotations
 
-import functools
 import math
 import warnings
 from collections.abc import Callable
@@ -39,7 +38,6 @@ from .exact import (
     EXACT_WORK,
     P_SHIFT,
     enclose,
-    exp_scaled,
     float_at_most,
     int_list,
     int_scaled,
@@ -52,7 +50,9 @@ from .exact import (
 )
 from .fused import max_ratio, near_ratios
 from .groups import GROUP_MIN_ARCS, group_arcs
-from .kernels import EPS_SATURATION, directed_divergences, endpoint_rows
+from .kernels import CHUNK_ELEMENTS, directed_divergences, endpoint_rows
+from .pair_epsilon import batch_epsilons
+from .rounding import EPS_BUMP, bumped, log_up
 
 
 def pair_log_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> tuple[np.ndarray, np.ndarray]:
@@ -101,11 +101,6 @@ def pair_log_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> tuple[np.nda
     return np.where(budget < 0, np.inf, np.maximum(e, 0.0)), err
 
 
-#: Relative amount by which :func:`epsilon_for_delta` raises its float estimate before proving
-#: it: far above float64 round-off, so the rigorous float filters settle almost every edge.
-EPS_BUMP = 2.0**-45
-
-
 #: Unit round-off of float64.
 _U64 = 2.0**-53
 
@@ -118,93 +113,6 @@ EPS_EXACT_WORK = 50_000
 #: Rounds of "prove, and on failure recompute the failing pairs exactly (or, if there are very
 #: many, raise ε)" before every directed edge is recomputed exactly.
 EPS_ROUNDS = 4
-
-
-def bumped(e: float) -> float:
-    return 0.0 if e <= 0 else e + EPS_BUMP * max(1.0, e)
-
-
-_TWO_1000 = Fraction(2**1000)
-
-
-def log_up(x: Fraction) -> float:
-    r"""A float ε with :math:`L(\epsilon) \ge x` for the rational lower bound L of e^ε."""
-    if x <= 1:
-        return 0.0
-    if x < 2:
-        e = math.log1p(float(x - 1))
-    elif x < _TWO_1000:
-        e = math.log(float(x))
-    else:
-        e = math.log(x.numerator) - math.log(x.denominator)
-    e = bumped(e)
-    while not exp_covers(e, x):  # pragma: no cover - the bump exceeds the log's error
-        e = bumped(e)
-    return e
-
-
-#: Bits of the enclosure of e^ε with which :func:`exp_covers` proves its bound.
-_COVER_BITS = 64
-
-
-#: :func:`exp_lower` is used below this ε (its table and products stay far from overflow).
-_FAST_COVER_MAX = 690.0
-
-
-#: Lower bounds on 1/k!, k = 2..6, as floats (each at most the real value).
-_INV_FACT = tuple(float_at_most(Fraction(1, math.factorial(k))) for k in range(2, 7))
-
-
-@functools.cache  # at most 64 * 690 entries
-def _exp_lower_table(j: int) -> float:
-    """A float at most :math:`e^{j/64}` (from :func:`rainbowdp._verify.exact.exp_scaled`)."""
-    lo, _ = exp_scaled(Fraction(j, 64), _COVER_BITS)
-    return float_at_most(Fraction(lo, 1 << _COVER_BITS))
-
-
-def exp_lower(e: float) -> float:
-    r"""A float :math:`\ell \le e^e` within about :math:`2^{-47}` of it, for a float
-    :math:`0 \le e <` :data:`_FAST_COVER_MAX`: a cheaper lower bound than 64-bit integers.
-
-    With j = floor(64 e) and r = e - j/64 (exact: e * 64 is a scaling by a power of two and
-    e - j/64 is exact by Sterbenz's lemma for j >= 1), :math:`e^e = e^{j/64} e^r`, the first
-    factor bounded below by a remembered float and the second by its Taylor polynomial of
-    degree 6 with coefficients rounded down (every dropped term is positive, r < 1/64). The
-    float evaluation rounds at most 14 times, each within :math:`2^{-53}` relative, so the
-    final factor :math:`1 - 2^{-48}` (rounded too) keeps the result below the real product.
-    """
-    j = math.floor(e * 64.0)
-    r = e - j / 64.0
-    c2, c3, c4, c5, c6 = _INV_FACT
-    poly = 1.0 + r * (1.0 + r * (c2 + r * (c3 + r * (c4 + r * (c5 + r * c6)))))
-    return _exp_lower_table(j) * poly * (1.0 - 2.0**-48)
-
-
-def exp_exceeds(e: float, c: float) -> bool:
-    r"""Whether :func:`exp_lower` proves :math:`e^e \ge x (1 + 2^{-50})` for every real x with
-    :math:`x \le c (1 + 3 \cdot 2^{-53})` (c a float close to x, e.g. fl(x)): fl(c (1 + 2^-47))
-    is at least :math:`c (1 + 2^{-47})(1 - 2^{-53})`, above that bound. The first test of
-    :func:`exp_covers` (L(e) >= x then follows, L being within 2^-180 of e^e)."""
-    return e < _FAST_COVER_MAX and exp_lower(e) >= c * (1.0 + 2.0**-47)
-
-
-def exp_covers(e: float, x: Fraction) -> bool:
-    r"""Whether :math:`L(e) \ge x` is proved, for the lower bound L of :func:`enclose`.
-
-    A 64-bit enclosure (:func:`rainbowdp._verify.exact.exp_scaled`, a third of the cost of L's 200
-    bits) suffices: its lower end :math:`\ell \le e^e` with :math:`\ell \ge x(1 + 2^{-50})`
-    gives :math:`L \ge e^e (1 - 2^{-180}) \ge x (1 + 2^{-50})(1 - 2^{-180}) > x`, L being
-    within :math:`2^{-180}` of :math:`e^e` (its enclosure is that tight, tested). The bump of
-    :func:`bumped` (:math:`2^{-45}`) leaves that margin with room to spare. Saturated ε
-    (``EPS_SATURATION`` and above) are checked on L itself.
-    """
-    if e >= EPS_SATURATION:
-        return enclose(e).lo >= x
-    if e < _FAST_COVER_MAX and exp_exceeds(e, float(x)):  # (log_up: x <~ e^e < 2^996)
-        return True
-    lo, _ = exp_scaled(Fraction(e), _COVER_BITS)
-    # lo / 2^64 >= x (1 + 2^-50), in integers
-    return lo * x.denominator * (1 << 50) >= x.numerator * ((1 << 50) + 1) << _COVER_BITS
 
 
 #: Breakpoints handed to :func:`pair_epsilon_exact` first by :func:`pair_x_exact` (doubled
@@ -353,6 +261,10 @@ def epsilon_core(
         # few distinct ordered edges (ties): each solved exactly, which proves it by itself
         worst = exact_candidates(p, arcs[:, 0], arcs[:, 1], dlt)
         return math.inf if worst is None else worst
+    if arcs.shape[0] <= PAIR_ARCS and 2 * p.shape[1] <= EXACT_WORK:
+        by_pairs = epsilon_by_pairs(p, arcs, dlt)
+        if by_pairs is not None:
+            return by_pairs
     if arcs.shape[0] > FILTER_MIN_EDGES:
         return epsilon_filtered(p, arcs, dlt)
     return epsilon_direct(p, arcs, True, dlt)
@@ -520,6 +432,40 @@ def epsilon_direct(
 #: Distinct ordered edges up to which :func:`epsilon_core` solves every one exactly
 #: (:func:`exact_candidates`) instead of estimating them first.
 EXACT_ARCS = 16
+
+#: Distinct ordered edges up to which :func:`epsilon_core` answers each as a pair
+#: (:func:`epsilon_by_pairs`).
+PAIR_ARCS = 4096
+
+
+def epsilon_by_pairs(p: np.ndarray, arcs: np.ndarray, dlt: float) -> float | None:
+    """The largest ε of the arcs each read as a pair: the pair path's value of every arc
+    (:func:`rainbowdp._verify.pair_epsilon.batch_epsilons`: float active sets proved with a
+    margin, exact sums, one exact quotient, rounded up by :func:`log_up`), and for the arcs it
+    leaves undecided the exact search (:func:`exact_candidates`). Each value makes its arc
+    (ε, δ)-close, proved, so their maximum proves the graph; each is the arc's exact ε rounded
+    up, so the maximum is tight. ``None`` when the undecided arcs hold more than
+    :data:`LAST_RESORT_WORK` entries (the caller then solves directly, within its budgets)."""
+    q = p.shape[1]
+    step = max(1, CHUNK_ELEMENTS // (2 * q))
+    worst = 0.0
+    undecided = []
+    for start in range(0, arcs.shape[0], step):
+        sub = arcs[start : start + step]
+        vals = batch_epsilons(p[sub], dlt, True)
+        decided = [e for e in vals if e is not None]
+        if decided:
+            worst = max(worst, max(decided))
+        undecided.extend(start + i for i, e in enumerate(vals) if e is None)
+        if len(undecided) * q > LAST_RESORT_WORK:
+            return None
+    if undecided:
+        rest = exact_candidates(p, arcs[undecided, 0], arcs[undecided, 1], dlt)
+        if rest is None:
+            return math.inf
+        worst = max(worst, rest)
+    return worst
+
 
 #: Entries (directed edges times outputs) up to which :func:`epsilon_direct` solves every
 #: order exactly as its last resort (about 2 s of rational arithmetic); beyond, it raises the

@@ -46,9 +46,9 @@ import math
 
 import numpy as np
 
-from .epsilon import bumped, exp_exceeds
 from .exact import P_SHIFT
 from .pair_delta import LIMB_SHIFT, exact_sum, exact_sums, float_int, limb_rows, shifts
+from .rounding import bumped, exp_exceeds
 
 __all__ = ["batch_epsilons", "pair_epsilon"]
 
