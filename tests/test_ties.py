@@ -32,6 +32,7 @@ from rainbowdp.exceptions import NotExactWarning
 from tests.soundness_oracle import (
     Arc,
     delta_star_side,
+    pdp_bounds,
     scaled_rows,
 )
 
@@ -213,6 +214,9 @@ def test_all_ties_against_the_oracle(mech, graph):
             _check_delta(M, e, v)
         r = rdp.verify(M, epsilon=0.5)
         _check_delta(M, 0.5, r.delta_required)
+        rows, arcs = _distinct_orders(M)  # probabilistic DP (Kadam et al., Definition 2)
+        lo, hi = pdp_bounds(rows, arcs, 0.5)
+        assert lo <= Fraction(rdp.pdp_delta(M, 0.5)) <= hi + DELTA_SLACK
 
 
 def test_every_family_applies_somewhere():

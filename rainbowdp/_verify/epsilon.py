@@ -299,16 +299,29 @@ def epsilon_at_zero(p: np.ndarray, arcs: np.ndarray) -> float:
     cut = best * (1.0 - 2.0**-50)
     pairs: set[tuple[float, float]] = set()
     if compiled is not None:
-        for block in near_ratios(p, arcs, cut):
-            pairs.update(map(tuple, block.tolist()))
+        for heads, tails in near_ratios(p, arcs, cut):
+            pairs.update(zip(heads.tolist(), tails.tolist(), strict=True))
     else:
         for _, pa, pb in endpoint_rows(p, arcs[:, 0], arcs[:, 1]):
             hit = _ratios(pa, pb) >= cut
             if hit.any():
-                cand = np.unique(np.stack([pa[hit], pb[hit]], axis=1), axis=0)
-                pairs.update(map(tuple, cand.tolist()))
-    x = max(Fraction(a) / Fraction(b) for a, b in pairs)
+                pairs.update(zip(pa[hit].tolist(), pb[hit].tolist(), strict=True))
+    x = _largest_ratio(pairs)
     return log_up(x) if x > 1 else 0.0
+
+
+def _largest_ratio(pairs: set[tuple[float, float]]) -> Fraction:
+    """The exact largest a / b over pairs of floats (b > 0), by integer cross-multiplication
+    (a float is n / 2^k exactly, so a1 / b1 > a2 / b2 iff n_a1 d_b1 d_a2 n_b2 > n_a2 d_b2 d_a1
+    n_b1): one Fraction in all."""
+    best = None
+    for a, b in pairs:
+        na, da = a.as_integer_ratio()
+        nb, db = b.as_integer_ratio()
+        num, den = na * db, da * nb  # a / b = num / den
+        if best is None or num * best[1] > best[0] * den:
+            best = (num, den)
+    return Fraction(*best)
 
 
 def _ratios(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:

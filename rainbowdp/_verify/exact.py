@@ -584,7 +584,8 @@ def pdp_leakage_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclo
     :math:`P_a(v) > U P_b(v)`), otherwise exactly with Python integers against L and U; a
     comparison still undecided (:math:`L P_b(v) < P_a(v) \le U P_b(v)`, a window of relative
     width :math:`2^{-190}`) is counted as a leak. The leaked masses of the pairs within the
-    float summation error of the largest are summed exactly and rounded up (or, past
+    float summation error of the largest are summed exactly, once per class of equal pairs
+    (:func:`rainbowdp._verify.groups.group_arcs`), and rounded up (or, past
     :data:`EXACT_WORK` entries in such pairs, the float maximum is inflated by its error bound).
     """
     if a.size == 0:
@@ -603,6 +604,9 @@ def pdp_leakage_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclo
     rel = Fraction(q, 2**52)
     floor = float_at_most(Fraction(s_max) * (1 - 2 * rel))
     band = np.flatnonzero(sums >= floor)
+    if band.size >= GROUP_MIN_ARCS:  # equal pairs leak equally: one exact sum per class
+        reps, _ = group_arcs(p, a[band], b[band], inverse=False)
+        band = band[reps]
     if band.size * q > EXACT_WORK:
         return float_at_least(Fraction(s_max) * (1 + 2 * rel))
     vals = int_rows(np.where(leaks[band], p[a[band]], 0.0))

@@ -204,17 +204,20 @@ def max_ratio(p: np.ndarray, arcs: np.ndarray) -> tuple[float, bool] | None:
     return float(best), bool(infinite)
 
 
-def near_ratios(p: np.ndarray, arcs: np.ndarray, cut: float) -> Iterator[np.ndarray]:
+def near_ratios(
+    p: np.ndarray, arcs: np.ndarray, cut: float
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """The pairs of values (head, tail) of every arc and output with a positive tail and a
-    float ratio at least ``cut``, in blocks of distinct pairs (arrays (k, 2)), compiled (the
-    caller checks :func:`max_ratio` first)."""
+    float ratio at least ``cut``, in blocks ``(heads, tails)`` (a value equal to the one just
+    before is left out; the buffers are reused: read each block before the next), compiled
+    (the caller checks :func:`max_ratio` first)."""
     e0, e1 = _ends(arcs)
     cap = max(1 << 20, 2 * p.shape[1])
     buf_a, buf_b = np.empty(cap), np.empty(cap)
     start = 0
     while start < e0.shape[0]:
         start, k = _compiled().near_ratios(p, e0, e1, float(cut), start, buf_a, buf_b)
-        yield np.unique(np.stack([buf_a[:k], buf_b[:k]], axis=1), axis=0)
+        yield buf_a[:k], buf_b[:k]
 
 
 def chord_select(
