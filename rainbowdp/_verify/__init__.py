@@ -9,6 +9,8 @@ r"""The verification engine, private: every privacy number the library reports i
 * :mod:`~rainbowdp._verify.exact`: rational bounds on :math:`e^\epsilon`, float filters with
   proved error bounds, exact integer divergences: the provers behind every reported number;
 * :mod:`~rainbowdp._verify.groups`: classes of equal pairs of rows, decided once;
+* :mod:`~rainbowdp._verify.rounding`: a float ε whose :math:`e^\epsilon` provably covers an
+  exact ratio (the last step of every ε(δ));
 * :mod:`~rainbowdp._verify.profile`: δ(ε) at many ε in one pass over the edges;
 * :mod:`~rainbowdp._verify.epsilon` and :mod:`~rainbowdp._verify.delta`: ε(δ) and δ(ε) of a
   mechanism's edges;
