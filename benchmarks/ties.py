@@ -78,16 +78,16 @@ def part_a(r: int) -> None:
     header(
         f"(a) randomized response (eps = 1) on the median graph: {G.n_nodes:,} nodes, "
         f"{G.n_edges:,} edges",
-        "s",
+        "ms",
         "/ verify",
     )
     ms = fresh(M, r)
     v = timed_warm(lambda: rdp.verify(ms.pop(), epsilon=1.0), r)
-    row("verify(epsilon=1)", v[:2], None)
+    row("verify(epsilon=1)", v[:2], None, "ms")
     for d in (1e-6, 0.0):
         ms = fresh(M, r)
         t = timed_warm(lambda d=d, ms=ms: rdp.epsilon_for_delta(ms.pop(), d), r)
-        row(f"epsilon_for_delta(delta={d:g}) = {t[2]!r}", t[:2], v[:2])
+        row(f"epsilon_for_delta(delta={d:g}) = {t[2]!r}", t[:2], v[:2], "ms")
     eps = rdp.epsilon_for_delta(M, 1e-6)
     grid = np.linspace(0.0, 2.0, 100)
     ms = fresh(M, r)
@@ -95,10 +95,11 @@ def part_a(r: int) -> None:
         "privacy_profile (100 eps)",
         timed_warm(lambda: rdp.privacy_profile(ms.pop(), grid), r)[:2],
         v[:2],
+        "ms",
     )
     ms = fresh(M, r)
     c = timed_warm(lambda: rdp.certify(ms.pop(), epsilon=eps, delta=1e-6), r)
-    row(f"certify at that epsilon: {c[2].verdict}", c[:2], v[:2])
+    row(f"certify at that epsilon: {c[2].verdict}", c[:2], v[:2], "ms")
 
 
 STANDARD = {

@@ -202,8 +202,9 @@ def pair_profiles(rows: np.ndarray, eps: np.ndarray, one_way: bool, low: float =
     encs = [enclose(e) for e in eps.tolist()]
     plain = [not enc.saturated and enc.k == 0 and 2 * q <= EXACT_WORK for enc in encs]
     out = np.empty((n, eps.shape[0]))
-    if n == 1 and len(encs) >= _SORT_EPS and all(plain):
-        out[0] = pair_profile(rows[0], encs, one_way)
+    if n <= _SORT_PAIRS and len(encs) >= _SORT_EPS and all(plain):
+        for i in range(n):  # each pair's ratios sorted once for all ε
+            out[i] = pair_profile(rows[i], encs, one_way)
         return out
     positive = low >= LIMB_MIN and q < 2**15  # (and row sums 1 within 1e-9)
     if n == 1 and (q <= _SHORT_Q or positive):
@@ -235,8 +236,10 @@ def pair_profiles(rows: np.ndarray, eps: np.ndarray, one_way: bool, low: float =
 
 #: Outputs up to which one pair is answered on Python floats (above, numpy classifies).
 _SHORT_Q = 256
-#: Values of ε from which one pair is answered from its ratios sorted once.
+#: Values of ε from which a pair is answered from its ratios sorted once.
 _SORT_EPS = 8
+#: Pairs up to which each is answered so (more pairs: one vectorised pass per ε).
+_SORT_PAIRS = 16
 #: Outputs above which one pair with every entry at least 2^-60 is answered by
 #: :func:`rainbowdp._verify.pair_delta.pair_delta_positive` (fewer numpy calls than Python loops).
 _POSITIVE_Q = 48
