@@ -89,6 +89,7 @@ from ._verify.delta import profile_core
 from ._verify.epsilon import epsilon_core
 from ._verify.exact import (
     EXACT_WORK,
+    GROUP_BAND_MAX,
     ExpEnclosure,
     band_pairs,
     compare_exp,
@@ -663,7 +664,10 @@ def verify(
         return DistributedReport(True, eps, dlt, 0.0, None, (), slack, 0, 0, n_chunks)
     enc = enclose_exp(eps)
     eta = float_error(p, enc)
-    cap = EXACT_WORK // n_q + 1  # more pairs than this: delta_upper's rigorous float bound
+    # one pair more than delta_upper classes or computes exactly: a set cut at the top `cap`
+    # pairs by float value then holds more band pairs than that, and delta_upper reports its
+    # rigorous float bound, as on all the edges; a complete set gives delta_upper's own value
+    cap = max(GROUP_BAND_MAX, EXACT_WORK // n_q) + 1
     client = _active_client(scheduler)
     part = _map_reduce(
         arr,

@@ -486,7 +486,8 @@ def delta_upper(
     :math:`2\eta` above the exact value. ``eta``, when given, is :func:`float_error` of ``p``
     at ``enc`` computed by the caller (any larger bound is also sound), and ``h``, when
     given, is ``np.maximum(fwd, bwd)``. Pairs equal up to a permutation of the outputs are
-    one exact sum and count once against :data:`EXACT_WORK`
+    one exact sum and count once against :data:`EXACT_WORK` (for a band of at most
+    :data:`GROUP_BAND_MAX` pairs; a larger one over the budget gets the float bound at once)
     (:func:`rainbowdp._verify.groups.group_arcs`; ``classes``: its row classes, or a function giving
     them, when known).
     """
@@ -497,14 +498,23 @@ def delta_upper(
     if h is None:
         h = np.maximum(fwd, bwd)
     floor = float_at_most(Fraction(float(h.max())) - 2 * eta)
-    a, b, _, hb = band_pairs(p, edges, enc, fwd, bwd, floor, h)
-    if a.size == 0:
+    cap = max(GROUP_BAND_MAX, EXACT_WORK // p.shape[1])
+    a, b, _, hb = band_pairs(p, edges, enc, fwd, bwd, floor, h, cap=cap)
+    if hb.size == 0:
         return 0.0
+    bound = float_at_least(Fraction(float(hb.max())) + eta)
+    if a.size == 0:  # more than cap pairs, so over the budget: a huge tied band, where
+        return bound  # classing the pairs would cost more than the pass itself
     reps, _ = _arc_classes(p, a, b, classes, inverse=False)
     if reps.size * p.shape[1] > EXACT_WORK:
-        return float_at_least(Fraction(float(hb.max())) + eta)
+        return bound
     best = max(exact_pairs(p, a[reps], b[reps], enc.lo_num))
     return float_at_least(Fraction(best, 1 << SCALE))
+
+
+#: Band pairs beyond which :func:`delta_upper` reports its rigorous float bound rather than
+#: classing the pairs to fit the exact work (which costs several passes over the band).
+GROUP_BAND_MAX = 1 << 18
 
 
 def band_pairs(
@@ -515,13 +525,16 @@ def band_pairs(
     bwd: np.ndarray,
     floor: float | np.ndarray,
     h: np.ndarray | None = None,
+    cap: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The ordered pairs of ``edges`` whose float divergence (``fwd`` for (u, v), ``bwd`` for
     (v, u)) is at least ``floor`` (a number, or one per edge) and that :func:`certified_zero`
     does not prove 0: the candidates for exact work of :func:`delta_upper` and its callers.
 
     Returns ``(heads, tails, edge indices, float divergences)``, forward pairs first. ``h``,
-    when given, is ``np.maximum(fwd, bwd)``.
+    when given, is ``np.maximum(fwd, bwd)``. With ``cap``, more than ``cap`` pairs are not
+    gathered: the three index arrays are then empty and the divergences hold only their
+    maximum.
     """
     if h is None:
         h = np.maximum(fwd, bwd)
@@ -532,6 +545,7 @@ def band_pairs(
     if band.size > 1:
         ends = edges if band.size == edges.shape[0] else edges[band]  # (every edge: no copy)
         both = zero_proved_both(p, ends, enc.m_lo, enc.k)
+    sels = []
     for j, (hd, ca, cb) in enumerate(((fwd, 0, 1), (bwd, 1, 0))):
         keep = hd[band] >= cut
         if both is not None:  # compiled: both orders of the band in one read of its rows
@@ -540,6 +554,14 @@ def band_pairs(
             sel = band[keep]
             if sel.size:
                 sel = sel[~certified_zero(p, edges[sel, ca], edges[sel, cb], enc)]
+        sels.append(sel)
+    if cap is not None and sels[0].size + sels[1].size > cap:
+        top = max(
+            float(fwd[sels[0]].max(initial=-np.inf)), float(bwd[sels[1]].max(initial=-np.inf))
+        )
+        none = np.zeros(0, dtype=np.intp)
+        return none, none, none, np.array([top])
+    for sel, (hd, ca, cb) in zip(sels, ((fwd, 0, 1), (bwd, 1, 0)), strict=True):
         heads.append(edges[sel, ca])
         tails.append(edges[sel, cb])
         which.append(sel)
