@@ -9,18 +9,23 @@ symmetric graph ties on every edge (randomized response on a ``from_records`` gr
 pair per two answers, however many datasets; an additive-noise mechanism on a path has one pair
 per shift). Where exact work is needed, it is done once per class of this relation.
 
-Two steps, both exact (a class never joins two different pairs):
+Three steps, all exact (a class never joins two different pairs):
 
-1. :func:`row_classes` numbers the distinct rows: a float hash of each row groups the
-   candidates, and every row is then compared with its group's first row entry by entry; a row
-   that differs (a hash collision) keeps a class of its own.
-2. :func:`group_arcs` keeps one arc per pair of row classes (so equal pairs of rows are one
-   arc), and then, while few arcs remain (:data:`CANON_ENTRIES`), merges the arcs whose pairs
-   are equal up to a permutation of the outputs: the columns of each pair sorted (as complex
-   numbers, real part :math:`P_a(v)`, imaginary part :math:`P_b(v)`) are compared bytewise.
+1. :func:`row_classes` numbers the distinct rows: a 64-bit hash of each row's bits groups the
+   candidates, and every row is then compared with its group's first row entry by entry; rows
+   that differ from it (a hash collision) are grouped again among themselves.
+2. :func:`group_arcs` keeps one arc per pair of row classes, so equal pairs of rows are one
+   arc (where every row is distinct and none is a permutation of another, nothing can merge
+   and the arcs are returned as they are).
+3. While few arcs remain (:data:`CANON_ENTRIES`) and two different rows are permutations of
+   each other (:func:`_permuted`; otherwise no further merge is possible), the arcs whose pairs
+   are equal up to a permutation of the outputs are merged: the columns of each pair sorted (as
+   complex numbers, real part :math:`P_a(v)`, imaginary part :math:`P_b(v)`) and compared
+   bytewise.
 
-Cost: one matrix-vector product, one sort of N hashes and one comparison of the N rows, then one
-sort of the E arc keys; the canonical step sorts at most :data:`CANON_ENTRIES` entries.
+Cost: one hash pass (compiled where numba is installed), one sort of the N hashes and one
+comparison of the N rows; then a lookup table (few classes) or one sort of the E arc keys; the
+third step sorts at most :data:`CANON_ENTRIES` entries.
 """
 
 from __future__ import annotations
