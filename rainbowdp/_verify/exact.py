@@ -486,10 +486,10 @@ def delta_upper(
     :math:`2\eta` above the exact value. ``eta``, when given, is :func:`float_error` of ``p``
     at ``enc`` computed by the caller (any larger bound is also sound), and ``h``, when
     given, is ``np.maximum(fwd, bwd)``. Pairs equal up to a permutation of the outputs are
-    one exact sum and count once against :data:`EXACT_WORK` (for a band of at most
-    :data:`GROUP_BAND_MAX` pairs; a larger one over the budget gets the float bound at once)
-    (:func:`rainbowdp._verify.groups.group_arcs`; ``classes``: its row classes, or a function giving
-    them, when known).
+    one exact sum and count once against :data:`EXACT_WORK`
+    (:func:`rainbowdp._verify.groups.group_arcs`; ``classes``: its row classes, or a function
+    giving them, when known). A band of more than ``max(GROUP_BAND_MAX, EXACT_WORK / q)``
+    pairs is over the budget however it groups, and gets the float bound at once.
     """
     if fwd.size == 0:
         return 0.0
