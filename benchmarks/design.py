@@ -293,6 +293,16 @@ def milp_table(args: argparse.Namespace) -> None:
                             flush=True,
                         )
                         continue
+                if r.status == "time_limit":
+                    bound = "unknown" if r.best_bound is None else f"{r.best_bound:.8f}"
+                    gap = "unknown" if r.gap is None else f"{r.gap:.4f}"
+                    print(
+                        f"{label:<40}{time.perf_counter() - t0:>9.2f}  NOT optimal: incumbent "
+                        f"{r.objective:.8f}, bound {bound}, relative gap {gap} "
+                        f"(LPs {lo:.4f}, {hi:.4f})",
+                        flush=True,
+                    )
+                    continue
                 print(
                     f"{label:<40}{time.perf_counter() - t0:>9.2f}  optimal {r.objective:.6f} in "
                     f"[{lo:.4f}, {hi:.4f}], pdp_delta {pdp_delta(r.mechanism, 0.5):.4f}, "

@@ -19,7 +19,7 @@ The hierarchy::
     ├── InfeasibleDesignError                        the design problem has no feasible point
     └── SolverError                                  the solver failed
         ├── SolverNotAvailableError                  the requested solver is not installed
-        └── SolverTimeLimitError                     stopped by the time limit before optimality
+        └── SolverTimeLimitError                     stopped by the time limit with no incumbent
 
 Warnings::
 
@@ -104,7 +104,12 @@ class SolverNotAvailableError(SolverError):
 
 
 class SolverTimeLimitError(SolverError):
-    """The solver stopped at its time limit before proving optimality."""
+    """The solver stopped at its time limit with no feasible point to return.
+
+    A MILP stopped with a feasible incumbent is not an error: the designers return it with
+    status ``"time_limit"`` (:class:`rainbowdp.design.DesignResult`); an LP stopped early has no
+    incumbent and raises.
+    """
 
 
 class PermutedBoundaryWarning(UserWarning):

@@ -11,9 +11,13 @@ r"""General designers of optimal mechanisms on any rainbow graph.
 All three take per-node linear side constraints (:class:`RowConstraint`, built by
 :func:`answer_probability`, :func:`zero_bias`, :func:`loss_cap`, :func:`support`).
 
-Each returns a :class:`DesignResult` whose mechanism has been re-checked by the exact verifier.
-Models are built as numpy arrays and handed to HiGHS directly (:mod:`highspy`), or as PuLP problems
-to CBC or any PuLP solver (:mod:`rainbowdp.design.solvers`).
+Each returns a :class:`DesignResult` whose mechanism has been re-checked by the exact verifier:
+the proved optimum, or a MILP's incumbent when ``time_limit`` stopped the search (status
+``"time_limit"``, with the solver's bound and gap). Models are built as numpy arrays and handed
+to HiGHS directly (:mod:`highspy`), or as PuLP problems to CBC or any PuLP solver
+(:mod:`rainbowdp.design.solvers`). Solvers never write on standard output; their log
+(``msg=True``) and progress (``progress``) go to standard error
+(:mod:`rainbowdp.design.console`).
 """
 
 from ._constraints import RowConstraint, answer_probability, loss_cap, support, zero_bias

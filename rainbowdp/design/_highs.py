@@ -48,7 +48,11 @@ class HighsModel(ArrayModel):
         self._x: np.ndarray | None = None
 
     def solve(self, solver: Any, time_limit: float | None) -> solvers.SolveOutcome:
-        """Pass the arrays to HiGHS, run it, and return only if it proved optimality.
+        """Pass the arrays to HiGHS and run it; return a proved optimum, or a MILP's feasible
+        incumbent at the time limit (status ``"time_limit"``, with HiGHS's best bound).
+
+        HiGHS is silent on standard output; its log (``solver.msg``) and progress
+        (``solver.progress``) go to standard error (:func:`rainbowdp.design.solvers.open_highs`).
 
         Raises
         ------
@@ -58,9 +62,7 @@ class HighsModel(ArrayModel):
         import highspy
 
         t0 = time.perf_counter()
-        h = highspy.Highs()
-        for key, value in solvers.highs_options(solver).items():
-            h.setOptionValue(key, value)
+        h, log = solvers.open_highs(solver, mip=self.n_integer > 0)
         lb, ub, integer = self.columns()
         r, c, v, rs = self.rows()
         rhs, sense = rs[0], rs[1]
@@ -90,11 +92,19 @@ class HighsModel(ArrayModel):
             raise solvers.SolverError(f"HiGHS rejected the model arrays ({status}).")
         if self.start is not None and self.n_integer:
             h.setSolution(self.n_cols, np.arange(self.n_cols, dtype=np.int32), self.start)
-        h.run()
+        try:
+            h.run()
+        finally:
+            log.close()
         seconds = time.perf_counter() - t0
         text = str(h.modelStatusToString(h.getModelStatus()))
         out = solvers.highs_outcome(
-            "HiGHS", text, seconds, time_limit, lambda: solvers.highs_gap(h, sign=1.0)
+            "HiGHS",
+            text,
+            seconds,
+            time_limit,
+            lambda: solvers.highs_gap(h, sign=1.0),
+            (lambda: solvers.highs_incumbent_bound(h, sign=1.0)) if self.n_integer else None,
         )
         self._x = np.asarray(h.getSolution().col_value, dtype=np.float64)
         return out

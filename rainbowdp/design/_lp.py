@@ -52,7 +52,7 @@ from ..exceptions import InfeasibleDesignError
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import verify
-from . import solvers
+from . import console, solvers
 from ._backend import new_model
 from ._constraints import (
     RowConstraint,
@@ -100,6 +100,7 @@ def lp(
     time_limit: float | None = None,
     msg: bool = False,
     constraints: Sequence[RowConstraint] | None = None,
+    progress: bool | None = None,
 ) -> DesignResult:
     r"""The utility-optimal (ε, δ)-DP mechanism on a rainbow graph, by LP.
 
@@ -131,9 +132,13 @@ def lp(
     solver : {None, "highs", "cbc"} or pulp.LpSolver, optional
         See :mod:`rainbowdp.design.solvers`; default HiGHS when installed, else CBC.
     time_limit : float, optional
-        Seconds; hitting it raises :class:`~rainbowdp.exceptions.SolverTimeLimitError`.
+        Seconds; hitting it raises :class:`~rainbowdp.exceptions.SolverTimeLimitError` (an LP
+        stopped early has no feasible incumbent to return).
     msg : bool, default False
-        Show the solver's log.
+        Show the solver's log, on standard error (never on standard output).
+    progress : bool, optional
+        Show the solve's progress on standard error once it has run a second (HiGHS's log
+        lines; CBC's log). ``None`` (default): when standard error is a terminal.
     constraints : sequence of RowConstraint, optional
         Per-node linear side constraints (:class:`rainbowdp.design.RowConstraint`, e.g.
         :func:`~rainbowdp.design.answer_probability`, :func:`~rainbowdp.design.zero_bias`,
@@ -196,7 +201,9 @@ def lp(
     )
     T = check_tied(g, tied)
     cons = check_constraints(g, constraints)
-    slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg, lp=True)
+    slv = solvers.make_solver(
+        solver, time_limit=time_limit, msg=msg, lp=True, progress=console.show_progress(progress)
+    )
     tl = None if time_limit is None else float(time_limit)
     x = math.exp(eps)
 

@@ -53,11 +53,11 @@ uniform distribution (ε > 0). The returned mechanism is re-checked with the sou
 :func:`rainbowdp.privacy.pdp_delta` (every comparison decided exactly, undecidable ones
 counted as leaks).
 
-Formulation ``"kadam13"`` generalises the MILP (13) as printed: one indicator vector
-:math:`\beta_a` and one budget per node, shared by all its out-pairs (each mass of :math:`P_a`
-either satisfies the ratio constraint towards *every* neighbour or is counted as leaking). It is
-feasible-set-wise stricter than Definition 2, so still (ε, δ)-PDP; see ``docs/design.md`` and
-item 7 of ``docs/errata.md``.
+Formulation ``"kadam13"`` generalises the MILP (13) without its constraint (13g): one indicator
+vector :math:`\beta_a` and one budget per node, shared by all its out-pairs (each mass of
+:math:`P_a` either satisfies the ratio constraint towards *every* neighbour or is counted as
+leaking). It is feasible-set-wise stricter than Definition 2, so still (ε, δ)-PDP; see
+``docs/design.md`` and item 7 of ``docs/errata.md``.
 
 For δ = 0 both formulations equal (ε, 0)-DP (a mass may leak only if it is zero), and the
 problem is solved as the LP of :func:`rainbowdp.design.lp`.
@@ -92,7 +92,7 @@ from ..exceptions import (
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import pdp_delta
-from . import solvers
+from . import console, solvers
 from ._backend import new_model
 from ._constraints import (
     RowConstraint,
@@ -139,6 +139,7 @@ def milp(
     time_limit: float | None = None,
     msg: bool = False,
     constraints: Sequence[RowConstraint] | None = None,
+    progress: bool | None = None,
 ) -> DesignResult:
     r"""The utility-optimal (ε, δ)-probabilistic-DP mechanism on a rainbow graph, by MILP.
 
@@ -149,7 +150,7 @@ def milp(
         ε >= 0.
     delta : float
         δ in [0, 1].
-    utility, fixed, bounds, tied, solver, time_limit, msg, constraints
+    utility, fixed, bounds, tied, solver, msg, constraints
         As for :func:`rainbowdp.design.lp`. With ``tied``, ``"definition"`` keeps one block
         (indicators, budget) per orbit of ordered neighbour pairs, and ``"kadam13"`` one
         indicator per (orbit of equal rows, variable): on a circulant with ``tied[q, v] =
@@ -166,11 +167,23 @@ def milp(
         :math:`\delta - \min\{m, \delta/2\}`. Keep it above the solver tolerances (1e-9);
         ``margin=0`` solves the unmargined model, whose ties may then be rejected by the exact
         check and need repair.
+    time_limit : float, optional
+        Seconds for the MILP (the warm start's LP, with HiGHS, gets as long again). If it stops
+        the search with a feasible incumbent, that incumbent is returned with status
+        ``"time_limit"``, certified private exactly as an optimum is, with the solver's
+        ``best_bound`` and the relative ``gap`` (:class:`~rainbowdp.design.DesignResult`);
+        without an incumbent :class:`~rainbowdp.exceptions.SolverTimeLimitError` is raised.
+    progress : bool, optional
+        Show the solve's progress on standard error once it has run a second: with HiGHS a
+        bar with the incumbent, the bound and the gap (:mod:`tqdm`, if installed) or HiGHS's
+        log lines; with CBC its log. ``None`` (default): when standard error is a terminal.
+        Never on standard output.
 
     Returns
     -------
     DesignResult
-        ``pdp_delta(result.mechanism, epsilon) <= delta`` (the sound leakage; see the module).
+        ``pdp_delta(result.mechanism, epsilon) <= delta`` (the sound leakage; see the module),
+        status ``"optimal"`` or ``"time_limit"``.
 
     Raises
     ------
@@ -180,7 +193,8 @@ def milp(
         If ``fixed``/``bounds`` admit no (ε, δ)-PDP mechanism (e.g. two fixed neighbours whose
         leakage exceeds δ).
     SolverTimeLimitError
-        If the time limit stops the solver before it proves optimality (even with an incumbent).
+        If the time limit stops the solver before it finds a feasible point (at δ = 0, where
+        the LP of :func:`rainbowdp.design.lp` is solved, before it proves optimality).
     SolverNotAvailableError, SolverError, NotPrivateError
         As for :func:`rainbowdp.design.lp`.
 
@@ -216,6 +230,7 @@ def milp(
         raise ParameterError(
             f"`formulation` must be one of {FORMULATIONS}, got formulation={formulation!r}."
         )
+    show = console.show_progress(progress)
     m = check_nonnegative_float(margin, "margin")
     if m > 0.01:
         raise ParameterError(f"`margin` must be in [0, 0.01], got margin={margin!r}.")
@@ -233,8 +248,9 @@ def milp(
             time_limit,
             msg,
             cons,
+            show,
         )
-    slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg)
+    slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg, progress=show)
     tl = None if time_limit is None else float(time_limit)
     x_m = math.exp(min(eps, EPS_MODEL_MAX))  # coefficient in the model (stricter when capped)
     # e^eps - 1 within a few margins of 0: a margin against a fixed row would exclude even equal
@@ -261,7 +277,7 @@ def milp(
     side = prepare_constraints(g, cons, fixed_mask, fixed_values, lower, T) if cons else None
     start_P = None
     if WARM_START and isinstance(slv, solvers.HighsArrays):  # the solver that takes a start
-        start_P = _pure_dp_start(g, eps, U, fixed_mask, fixed_values, bounds, T, tl, cons)
+        start_P = _pure_dp_start(g, eps, U, fixed_mask, fixed_values, bounds, T, tl, cons, show)
 
     def build_and_solve(x_m: float, budget: float) -> tuple:
         """The MILP with ratio coefficient ``x_m`` and leakage budget ``budget``, solved."""
@@ -298,8 +314,8 @@ def milp(
                 tags = (("ratio", ra, rb, ss), ("cut", ra, rb, ss))
                 leak_names = ("leak", ra, rb, ss)
             else:
-                # MILP (13) as printed: one indicator and one y per (node, output), shared by every
-                # neighbour; tied, per (orbit of nodes with equal signatures, variable)
+                # MILP (13) without (13g): one indicator and one y per (node, output), shared by
+                # every neighbour; tied, per (orbit of nodes with equal signatures, variable)
                 ext = cols.ext
                 orbit = node_orbits(cols, a, b)
                 K = np.int64(cols.n_vars + cols.consts.size)
@@ -570,6 +586,7 @@ def _pure_dp_start(
     tied: np.ndarray | None,
     time_limit: float | None,
     constraints: list[RowConstraint],
+    progress: bool = False,
 ) -> np.ndarray | None:
     """The (ε, 0)-DP optimum of the same problem (certified, by :func:`rainbowdp.design.lp`
     with HiGHS), or ``None`` if it has none (or HiGHS cannot find it in ``time_limit``)."""
@@ -585,6 +602,7 @@ def _pure_dp_start(
             solver="highs",
             time_limit=time_limit,
             constraints=constraints or None,
+            progress=progress,
         )
     except RainbowDPError:
         return None
@@ -611,6 +629,7 @@ def _delta_zero(
     time_limit: Any,
     msg: bool,
     constraints: list[RowConstraint],
+    progress: bool = False,
 ) -> DesignResult:
     r"""(ε, 0)-PDP = (ε, 0)-DP: solve the LP, then break its ties.
 
@@ -634,6 +653,7 @@ def _delta_zero(
         time_limit=time_limit,
         msg=msg,
         constraints=constraints or None,
+        progress=progress,
     )
     P = res.mechanism.probabilities
     if constraints:

@@ -47,7 +47,7 @@ from ..exceptions import ParameterError, SolverError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
 from ..privacy import verify
-from . import _model, solvers
+from . import _model, console, solvers
 from ._backend import new_model
 from ._constraints import (
     RowConstraint,
@@ -86,6 +86,7 @@ def min_delta(
     solver: Literal["highs", "cbc"] | pulp.LpSolver | None = None,
     time_limit: float | None = None,
     msg: bool = False,
+    progress: bool | None = None,
 ) -> DesignResult:
     r"""The mechanism with the smallest δ at ε, subject to bounds, fixed rows and constraints.
 
@@ -99,7 +100,7 @@ def min_delta(
         ``"all"``: δ bounds the hockey-stick divergence of every ordered pair (every event,
         exact (ε, δ)-DP). ``"singleton"``: δ bounds :math:`P_a(v) - e^\epsilon P_b(v)` for
         every output v only (Sadeghi et al.'s LP).
-    fixed, bounds, constraints, tied, solver, time_limit, msg
+    fixed, bounds, constraints, tied, solver, time_limit, msg, progress
         As for :func:`rainbowdp.design.lp`.
 
     Returns
@@ -148,7 +149,9 @@ def min_delta(
     cons = check_constraints(g, constraints)
     T = check_tied(g, tied)
     check_flag(msg, "msg")
-    slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg, lp=True)
+    slv = solvers.make_solver(
+        solver, time_limit=time_limit, msg=msg, lp=True, progress=console.show_progress(progress)
+    )
     tl = None if time_limit is None else float(time_limit)
     eps_m = min(eps, EPS_MODEL_MAX)
     x = math.exp(eps_m)

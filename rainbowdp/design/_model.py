@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -430,6 +431,10 @@ def solve_model(
     :func:`extract`), its utility and the model build time measured from ``started`` (a
     ``time.perf_counter()`` value). The objective maximised is the utility U, or
     ``objective = (column ids, coefficients)``.
+
+    A MILP stopped by the time limit returns its incumbent (status ``"time_limit"``); the
+    solver's bound on the model's objective is turned into a bound on the utility by adding
+    the utility of the fixed rows, which the model leaves out as a constant.
     """
     if objective is None:
         ids = col[~fixed_mask].ravel()
@@ -440,6 +445,9 @@ def solve_model(
     mb.finish()
     build = time.perf_counter() - started
     out = mb.solve(solver, time_limit)
+    if out.bound is not None and objective is None:
+        fixed_utility = float((U[fixed_mask] * fixed_values[fixed_mask]).sum())
+        out = replace(out, bound=out.bound + fixed_utility)
     P = extract(mb, col, fixed_mask, fixed_values)
     return out, P, float((U * P).sum()), build
 
@@ -497,10 +505,13 @@ def design_result(
 ) -> DesignResult:
     """The :class:`DesignResult` of a solved and certified model (shared by the designers).
 
-    ``objective`` defaults to the utility of ``M``.
+    ``objective`` defaults to the utility of ``M``. For an incumbent stopped by the time limit
+    (``out.status == "time_limit"``), the solver's bound on the utility and the relative gap
+    :func:`relative_gap` of ``objective`` to it are kept.
     """
     if objective is None:
         objective = float((U * M.probabilities).sum())
+    bound = getattr(out, "bound", None)
     return DesignResult(
         mechanism=M,
         objective=objective,
@@ -521,4 +532,26 @@ def design_result(
         n_integer_variables=mb.n_integer,
         solved_epsilon=solved_epsilon,
         solved_delta=solved_delta,
+        best_bound=bound,
+        gap=relative_gap(bound, objective),
     )
+
+
+def relative_gap(bound: float | None, objective: float) -> float | None:
+    r"""How far ``objective`` may be below the optimum: :math:`(b - o) / |o|` for a bound b on a
+    maximisation, at least 0 (a bound a round-off below the objective gives 0), ``inf`` if
+    :math:`o = 0 < b`; ``None`` without a bound.
+
+    Examples
+    --------
+    >>> round(relative_gap(-9.996, -10.0), 12)
+    0.0004
+    >>> relative_gap(None, 1.0) is None
+    True
+    """
+    if bound is None or math.isnan(bound):
+        return None
+    diff = bound - objective
+    if diff <= 0:
+        return 0.0
+    return diff / abs(objective) if objective != 0 else math.inf

@@ -3,6 +3,7 @@ r"""The value object returned by the designers: :func:`rainbowdp.design.lp`,
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..mechanism import Mechanism
@@ -25,7 +26,10 @@ class DesignResult:
         Utility :math:`\sum_{d, v} U[d, v]\, \mathcal M(d)(v)` of ``mechanism`` (after repair);
         for :func:`~rainbowdp.design.min_delta`, the solver's optimal δ for its event set.
     status : str
-        ``"optimal"`` (anything else raises).
+        ``"optimal"``: the solver proved the model's optimum. ``"time_limit"``: a MILP stopped
+        by ``time_limit`` with a feasible incumbent, which is returned -- certified private
+        exactly as an optimum is -- with the solver's ``best_bound`` and the ``gap``. Every
+        other outcome raises (:mod:`rainbowdp.design.solvers`).
     solver : str
         The solver used: ``"HiGHS"`` (as arrays, or a ``pulp.HiGHS`` object), otherwise the
         class name of the PuLP solver (``"COIN_CMD"``, ``"PULP_CBC_CMD"``, ...).
@@ -57,6 +61,30 @@ class DesignResult:
         arithmetic with room to spare; for the MILP, ε and the budget δ - min(m, δ/2). ε is
         capped at :data:`~rainbowdp.design._model.EPS_MODEL_MAX` (e^ε = 1e8) in both: solvers
         cannot use larger coefficients, and the capped model is stricter.
+    best_bound : float or None
+        With status ``"time_limit"``: the solver's best bound on the utility of every mechanism
+        the model admits (the MILP at its margin; no such mechanism has a larger utility, up
+        to the solver's tolerances). ``None`` when optimal, or when the solver reports no
+        bound (CBC through PuLP).
+    gap : float or None
+        With status ``"time_limit"``: the relative gap :math:`(b - o)/|o|` between
+        ``best_bound`` b and ``objective`` o (at least 0; ``inf`` if o = 0 < b), an upper bound
+        on how far ``mechanism`` may be from the model's optimum. ``None`` when there is no
+        bound.
+
+    Examples
+    --------
+    >>> from rainbowdp.builders import count_path
+    >>> from rainbowdp.design import lp
+    >>> r = lp(count_path(2), epsilon=1.0)
+    >>> r  # doctest: +ELLIPSIS
+    <DesignResult lp optimal: epsilon=1, delta=0, utility 1.92..., 3 nodes, 3 outputs>
+    >>> print(r)  # doctest: +ELLIPSIS
+    LP design (exact), optimal
+      privacy:  epsilon=1, delta=0 (achieved delta 0)
+      utility:  1.92... (repair lost 0)
+      model:    ... variables (0 binary), ... constraints; 3 nodes, 3 outputs
+      time:     build ... s, solve ... s (HiGHS)
     """
 
     mechanism: Mechanism
@@ -78,15 +106,80 @@ class DesignResult:
     n_integer_variables: int = 0
     solved_epsilon: float | None = None
     solved_delta: float | None = None
+    best_bound: float | None = None
+    gap: float | None = None
+
+    def _value_name(self) -> str:
+        return "delta" if self.method == "min_delta" else "utility"
+
+    def _gap_text(self) -> str:
+        if self.gap is None:
+            return "gap unknown" if self.status == "time_limit" else ""
+        return f"gap {self.gap:.3%}" if math.isfinite(self.gap) else "gap inf"
+
+    def __repr__(self) -> str:
+        """One line: method, status, (ε, δ), utility, nodes, outputs (and the gap of an
+        incumbent); no arrays."""
+        g = self.mechanism.graph
+        gap = self._gap_text()
+        return (
+            f"<DesignResult {self.method} {self.status}: epsilon={self.epsilon:g}, "
+            f"delta={self.delta:g}, {self._value_name()} {self.objective:.6g}"
+            f"{', ' + gap if gap else ''}, {g.n_nodes} nodes, {g.n_outputs} outputs>"
+        )
 
     def __str__(self) -> str:
-        return (
-            f"{self.method.upper()} design ({self.formulation}) at epsilon={self.epsilon:g}, "
-            f"delta={self.delta:g}: {self.status}, utility {self.objective:.10g} "
-            f"(repair lost {self.repair:.3g}); {self.n_variables} variables, "
-            f"{self.n_constraints} constraints; build {self.build_seconds:.3f} s, "
-            f"solve {self.solve_seconds:.3f} s with {self.solver}"
+        """A few lines: what was designed, its privacy, utility, model size and times."""
+        g = self.mechanism.graph
+        status = self.status
+        if status == "time_limit":
+            bound = "unknown" if self.best_bound is None else f"{self.best_bound:.10g}"
+            status += f" (incumbent; bound {bound}, {self._gap_text()})"
+        return "\n".join(
+            [
+                f"{self.method.upper()} design ({self.formulation}), {status}",
+                f"  privacy:  epsilon={self.epsilon:g}, delta={self.delta:g} "
+                f"(achieved delta {self.achieved_delta:.6g})",
+                f"  {self._value_name() + ':':<9} {self.objective:.10g} "
+                f"(repair lost {self.repair:.3g})",
+                f"  model:    {self.n_variables} variables ({self.n_integer_variables} binary), "
+                f"{self.n_constraints} constraints; {g.n_nodes} nodes, {g.n_outputs} outputs",
+                f"  time:     build {self.build_seconds:.3f} s, solve "
+                f"{self.solve_seconds:.3f} s ({self.solver})",
+            ]
         )
+
+    def _repr_html_(self) -> str:
+        """A small HTML table (Jupyter), the fields of :meth:`__str__`; no arrays."""
+        from html import escape
+
+        g = self.mechanism.graph
+        rows = [
+            ("method", f"{self.method} ({self.formulation})"),
+            ("status", self.status),
+            ("epsilon", f"{self.epsilon:g}"),
+            ("delta", f"{self.delta:g} (achieved {self.achieved_delta:.6g})"),
+            (self._value_name(), f"{self.objective:.10g}"),
+        ]
+        if self.status == "time_limit":
+            rows.append(
+                ("best bound", "unknown" if self.best_bound is None else f"{self.best_bound:.10g}")
+            )
+            rows.append(("gap", self._gap_text().removeprefix("gap ")))
+        rows += [
+            ("nodes, outputs", f"{g.n_nodes}, {g.n_outputs}"),
+            ("model", f"{self.n_variables} variables, {self.n_constraints} constraints"),
+            (
+                "solver",
+                f"{self.solver}: build {self.build_seconds:.3f} s, "
+                f"solve {self.solve_seconds:.3f} s",
+            ),
+        ]
+        body = "".join(
+            f"<tr><th style='text-align:left'>{escape(k)}</th><td>{escape(v)}</td></tr>"
+            for k, v in rows
+        )
+        return f"<table><caption>DesignResult</caption>{body}</table>"
 
     def to_dict(self, *, mechanism: bool = False) -> dict:
         """The result as plain Python (floats, ints, strings, lists), e.g. for JSON or pandas.
@@ -94,8 +187,9 @@ class DesignResult:
         Every attribute but ``mechanism``, under its own name (the names that
         ``rainbowdp design --json`` uses for ``method``, ``objective``, ``status``, ``solver``,
         ``build_seconds`` and ``solve_seconds``), plus ``n_nodes``, ``n_outputs`` and
-        ``n_edges`` of the mechanism's graph. ``solved_epsilon`` / ``solved_delta`` may be
-        ``None``.
+        ``n_edges`` of the mechanism's graph. ``solved_epsilon`` / ``solved_delta``,
+        ``best_bound`` and ``gap`` may be ``None`` (``gap`` may be ``inf``:
+        :func:`rainbowdp.interop.nonfinite_to_null` makes it strict JSON).
 
         Parameters
         ----------
@@ -135,6 +229,8 @@ class DesignResult:
             "achieved_delta": float(self.achieved_delta),
             "solved_epsilon": None if self.solved_epsilon is None else float(self.solved_epsilon),
             "solved_delta": None if self.solved_delta is None else float(self.solved_delta),
+            "best_bound": None if self.best_bound is None else float(self.best_bound),
+            "gap": None if self.gap is None else float(self.gap),
             "n_nodes": self.mechanism.graph.n_nodes,
             "n_outputs": self.mechanism.graph.n_outputs,
             "n_edges": self.mechanism.graph.n_edges,

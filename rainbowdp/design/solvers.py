@@ -16,22 +16,31 @@ any ``pulp.LpSolver`` instance
     PuLP, with its callbacks and options), used as configured by the caller through PuLP (a
     ``time_limit`` given to the design function is set on a copy).
 
-Every solve ends in exactly one of two ways: a *proven optimal* solution, or an exception.
+Every solve ends in one of three ways: a *proven optimal* solution, a MILP's incumbent at the
+time limit (said so by its status), or an exception.
 
 ============================================  ==========================================
-solver outcome                                raised
+solver outcome                                result
 ============================================  ==========================================
-optimal                                       nothing (the solution is returned)
+optimal                                       ``SolveOutcome(status="optimal")``
+a MILP stopped by the time limit with a       ``SolveOutcome(status="time_limit")``, with
+feasible incumbent                            the solver's bound (HiGHS; ``None`` for CBC)
 infeasible (or "unbounded or infeasible")     :class:`~rainbowdp.exceptions.InfeasibleDesignError`
-stopped by the time limit, with or without    :class:`~rainbowdp.exceptions.SolverTimeLimitError`
-an incumbent
+stopped by the time limit without an          :class:`~rainbowdp.exceptions.SolverTimeLimitError`
+incumbent, or an LP stopped by it
 solver not installed / not licensed           :class:`~rainbowdp.exceptions.SolverNotAvailableError`
 anything else (numerical trouble, iteration   :class:`~rainbowdp.exceptions.SolverError`
 limit, a crash)
 ============================================  ==========================================
 
-No incumbent is ever returned silently in place of an optimum: a time-limited MILP that has a
-feasible point but no optimality proof raises, and the message carries the solver's status text.
+An incumbent is never passed off as an optimum: its status is ``"time_limit"``, and the designers
+certify it exactly as they certify an optimum (:mod:`rainbowdp.design`). An LP stopped early has
+no incumbent (an interrupted interior-point iterate is not a feasible point) and raises.
+
+Nothing a solver writes reaches standard output (:mod:`rainbowdp.design.console`): HiGHS is made
+silent before its first call, its log (``msg=True``) and progress (``progress=True``) go to
+standard error, and CBC's or a caller's PuLP solver's standard output is sent to standard error
+(with ``msg``) or discarded while it runs.
 
 Solver tolerances are tightened (HiGHS: primal feasibility and MIP feasibility ``1e-9``, relative
 and absolute MIP gaps ``1e-9``; CBC: relative and absolute gaps ``1e-9``) so that the optimum
@@ -59,6 +68,7 @@ from ..exceptions import (
     SolverNotAvailableError,
     SolverTimeLimitError,
 )
+from . import console
 
 __all__ = [
     "HIGHS_LP_OPTIONS",
@@ -108,9 +118,59 @@ class HighsArrays(pulp.HiGHS):
 
     The designers of :mod:`rainbowdp.design` give it their model as arrays
     (:class:`rainbowdp.design._highs.HighsModel`, options from :func:`highs_options`); to
-    anything else it is the ``pulp.HiGHS`` it derives from. A ``pulp.HiGHS`` object passed as
-    ``solver`` takes the PuLP path.
+    anything else it is the ``pulp.HiGHS`` it derives from, made silent from the start
+    (:func:`rainbowdp.design.console.quiet_highs`), its log and progress on standard error. A
+    ``pulp.HiGHS`` object passed as ``solver`` takes the PuLP path.
+
+    ``progress`` (set by :func:`make_solver`): show the solve's progress on standard error.
     """
+
+    progress: bool = False
+    _log: console.HighsLog | None = None
+
+    def createAndConfigureSolver(self, lp: pulp.LpProblem) -> None:
+        """PuLP's hook: the ``highspy.Highs`` of a PuLP problem, quiet and configured as the
+        arrays path configures its own (:func:`open_highs`)."""
+        lp.solverModel, self._log = open_highs(self, mip=bool(lp.isMIP()), sign=-1.0)
+        if self.callbackTuple:
+            lp.solverModel.setCallback(*self.callbackTuple)
+        for cb_type in self.callbacksToActivate or ():
+            lp.solverModel.startCallback(cb_type)
+
+    def close_log(self) -> None:
+        """End the progress display of the last PuLP solve."""
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+
+#: Whether this PuLP makes its HiGHS object in ``HiGHS.createAndConfigureSolver`` (the hook
+#: :class:`HighsArrays` overrides); without it, :func:`solve` catches HiGHS's standard output at
+#: the file-descriptor level instead.
+_PULP_HIGHS_HOOK = hasattr(pulp.HiGHS, "createAndConfigureSolver")
+
+
+def open_highs(solver: pulp.HiGHS, *, mip: bool, sign: float = 1.0) -> tuple[Any, Any]:
+    """A silent ``highspy.Highs`` with the options of ``solver`` (:func:`highs_options`) and
+    its :class:`~rainbowdp.design.console.HighsLog`: the log lines on standard error with
+    ``solver.msg``; with ``solver.progress``, a MILP's bar (tqdm) or the log lines after
+    :data:`~rainbowdp.design.console.PROGRESS_DELAY` seconds. ``sign`` turns HiGHS's objective
+    into the utility (-1 through PuLP). Nothing is written on standard output."""
+    h = console.quiet_highs()
+    for key, value in highs_options(solver).items():
+        h.setOptionValue(key, value)
+    progress = bool(getattr(solver, "progress", False))
+    msg = bool(solver.msg)
+    bar = progress and mip and console.tqdm_available()
+    log = console.HighsLog(
+        h,
+        lines=msg or (progress and not bar),
+        bar=bar,
+        delay=0.0 if msg else console.PROGRESS_DELAY,
+        time_limit=solver.timeLimit,
+        sign=sign,
+    )
+    return h, log
 
 
 def highs_options(solver: pulp.HiGHS) -> dict[str, Any]:
@@ -122,8 +182,11 @@ def highs_options(solver: pulp.HiGHS) -> dict[str, Any]:
     >>> opts = highs_options(make_solver("highs", time_limit=2.0))
     >>> opts["threads"], opts["time_limit"], opts["output_flag"]
     (1, 2.0, False)
+
+    ``output_flag`` is always off here: :func:`open_highs` turns the log on, away from standard
+    output, when ``solver.msg`` asks for it.
     """
-    out: dict[str, Any] = {"output_flag": bool(solver.msg)}
+    out: dict[str, Any] = {"output_flag": False}
     if getattr(solver, "gapRel", None) is not None:
         out["mip_rel_gap"] = solver.gapRel
     if getattr(solver, "gapAbs", None) is not None:
@@ -144,7 +207,8 @@ def _highs_available() -> bool:
 
 
 def _cbc(msg: bool, time_limit: float | None) -> pulp.LpSolver:
-    """CBC: the system executable when present, otherwise the binary bundled with PuLP."""
+    """CBC: the system executable when present, otherwise the binary bundled with PuLP (its log,
+    with ``msg``, goes to standard error: :func:`solve`)."""
     system = pulp.COIN_CMD(msg=msg, timeLimit=time_limit, gapRel=CBC_GAP_REL, gapAbs=CBC_GAP_REL)
     if system.available():
         return system
@@ -195,7 +259,12 @@ def _check_time_limit(time_limit: Any) -> float | None:
 
 
 def make_solver(
-    solver: Any = None, *, time_limit: float | None = None, msg: bool = False, lp: bool = False
+    solver: Any = None,
+    *,
+    time_limit: float | None = None,
+    msg: bool = False,
+    lp: bool = False,
+    progress: bool = False,
 ) -> pulp.LpSolver:
     r"""Build the PuLP solver object for a ``solver`` argument.
 
@@ -207,10 +276,15 @@ def make_solver(
     time_limit : float, optional
         Seconds (> 0).
     msg : bool, default False
-        Show the solver's log.
+        Show the solver's log (on standard error).
     lp : bool, default False
         The model is a pure LP: HiGHS then uses its interior-point method with crossover
         (:data:`HIGHS_LP_OPTIONS`).
+    progress : bool, default False
+        Show the solve's progress on standard error once it has run
+        :data:`~rainbowdp.design.console.PROGRESS_DELAY` seconds: for HiGHS a MILP's bar
+        (incumbent, bound, gap; needs :mod:`tqdm`) or its log lines; for CBC its log. A solver
+        object passed by the caller is used as configured.
 
     Returns
     -------
@@ -237,6 +311,8 @@ def make_solver(
     t = _check_time_limit(time_limit)
     if not isinstance(msg, bool):
         raise ParameterTypeError(f"`msg` must be a bool, got msg={msg!r}.")
+    if not isinstance(progress, bool):
+        raise ParameterTypeError(f"`progress` must be a bool, got progress={progress!r}.")
     if solver is None:
         solver = default_solver()
     if isinstance(solver, str):
@@ -248,9 +324,11 @@ def make_solver(
                     "pip install rainbowdp[highs]); it is not installed. Use solver='cbc'."
                 )
             extra = HIGHS_LP_OPTIONS if lp else HIGHS_MIP_OPTIONS
-            return HighsArrays(msg=msg, timeLimit=t, **HIGHS_OPTIONS, **extra)
+            made = HighsArrays(msg=msg, timeLimit=t, **HIGHS_OPTIONS, **extra)
+            made.progress = progress
+            return made
         if name == "cbc":
-            s = _cbc(msg, t)
+            s = _cbc(msg or progress, t)
             if not s.available():
                 raise SolverNotAvailableError(
                     "`solver`='cbc': no CBC executable was found "
@@ -278,11 +356,17 @@ def make_solver(
 
 @dataclass(frozen=True)
 class SolveOutcome:
-    """What :func:`solve` reports about a successful (proven optimal) solve."""
+    """What :func:`solve` reports about a solve that returned a point.
+
+    ``status`` is ``"optimal"`` (proved), or ``"time_limit"``: a MILP's feasible incumbent when
+    the time limit stopped the search. ``bound`` is then the solver's best bound on the model's
+    objective (maximised), or ``None`` if the solver does not report one (CBC through PuLP).
+    """
 
     solver: str
     status: str
     seconds: float
+    bound: float | None = None
 
 
 def _highs_status(prob: pulp.LpProblem) -> str | None:
@@ -308,12 +392,36 @@ def highs_gap(model: Any, *, sign: float) -> str:
     return f", incumbent {sign * inc:.10g}, bound {sign * bound:.10g}, relative gap {gap:.3g}"
 
 
+#: HiGHS's ``primal_solution_status`` of a feasible point (``kSolutionStatusFeasible``).
+HIGHS_FEASIBLE = 2
+
+
+def highs_incumbent_bound(model: Any, *, sign: float) -> float | None:
+    """The best bound on the utility of a HiGHS MIP stopped with a feasible incumbent, or
+    ``None`` if it has no feasible incumbent (or no finite bound)."""
+    try:
+        info = model.getInfo()
+        feasible = int(info.primal_solution_status) == HIGHS_FEASIBLE
+        inc, bound = float(info.objective_function_value), float(info.mip_dual_bound)
+    except Exception:  # pragma: no cover - an older highspy
+        return None
+    if not (feasible and math.isfinite(inc) and math.isfinite(bound)):
+        return None
+    return sign * bound
+
+
 def highs_outcome(
-    name: str, status: str, seconds: float, time_limit: float | None, gap: Any
+    name: str,
+    status: str,
+    seconds: float,
+    time_limit: float | None,
+    gap: Any,
+    bound: Any = None,
 ) -> SolveOutcome:
     """The outcome of a HiGHS run from its model status text (``Highs.modelStatusToString``):
-    returned if ``"Optimal"``, else raised (see the module notes); ``gap()`` gives the
-    incumbent/bound text of a time-limited stop (:func:`highs_gap`)."""
+    returned if ``"Optimal"``, or if ``"Time limit reached"`` and ``bound()`` (a MIP's best
+    bound, :func:`highs_incumbent_bound`) is not ``None``; else raised (see the module notes).
+    ``gap()`` gives the incumbent/bound text of a time-limited stop (:func:`highs_gap`)."""
     text = f"HiGHS model status {status!r}"
     if status == "Optimal":
         return SolveOutcome(name, "optimal", seconds)
@@ -323,6 +431,9 @@ def highs_outcome(
             f"{text}); check `fixed`, `bounds` and `constraints`."
         )
     if status == "Time limit reached":
+        b = None if bound is None else bound()
+        if b is not None:
+            return SolveOutcome(name, "time_limit", seconds, b)
         raise SolverTimeLimitError(
             f"solver {name} stopped at the time limit "
             f"(time_limit={time_limit!r} s) before proving optimality "
@@ -337,7 +448,7 @@ def solve(
     *,
     time_limit: float | None = None,
 ) -> SolveOutcome:
-    r"""Solve ``prob`` and return only if the solver proved optimality.
+    r"""Solve ``prob``; return a proved optimum, or a MILP's incumbent at the time limit.
 
     Parameters
     ----------
@@ -350,11 +461,20 @@ def solve(
     Returns
     -------
     SolveOutcome
+        ``status`` ``"optimal"``, or ``"time_limit"`` for a MILP (``prob.isMIP()``) stopped by
+        the time limit with a feasible incumbent (its values are then the variables' values).
 
     Raises
     ------
     InfeasibleDesignError, SolverTimeLimitError, SolverError
         See the module notes; each message carries the solver's own status text.
+
+    Notes
+    -----
+    Nothing reaches standard output: HiGHS made by :func:`make_solver` is silent from the start
+    (its log and progress on standard error); any other solver runs with standard output sent
+    to standard error if its ``msg`` is on, discarded otherwise
+    (:func:`rainbowdp.design.console.stdout_to_stderr`).
 
     Examples
     --------
@@ -370,9 +490,18 @@ def solve(
     rainbowdp.exceptions.InfeasibleDesignError: the design problem is infeasible (solver ...
     """
     name = "HiGHS" if isinstance(solver, HighsArrays) else type(solver).__name__
+    mip = bool(prob.isMIP())
     t0 = time.perf_counter()
     try:
-        prob.solve(solver)
+        if isinstance(solver, HighsArrays) and _PULP_HIGHS_HOOK:  # quiet at the source
+            try:
+                prob.solve(solver)
+            finally:
+                solver.close_log()
+        else:
+            show = bool(getattr(solver, "msg", False) or getattr(solver, "progress", False))
+            with console.stdout_to_stderr(show):
+                prob.solve(solver)
     except pulp.PulpSolverError as exc:
         raise SolverError(f"solver {name} failed: {exc}") from exc
     seconds = time.perf_counter() - t0
@@ -386,6 +515,7 @@ def solve(
             seconds,
             time_limit,
             lambda: highs_gap(prob.solverModel, sign=-1.0),
+            (lambda: highs_incumbent_bound(prob.solverModel, sign=-1.0)) if mip else None,
         )
     if prob.status == pulp.LpStatusOptimal and prob.sol_status == pulp.LpSolutionOptimal:
         return SolveOutcome(name, "optimal", seconds)
@@ -394,12 +524,15 @@ def solve(
             f"the design problem is infeasible (solver {name}: {text}); check `fixed`, `bounds` "
             "and `constraints`."
         )
-    stopped = prob.sol_status == pulp.LpSolutionIntegerFeasible or (
+    incumbent = prob.sol_status == pulp.LpSolutionIntegerFeasible
+    stopped = incumbent or (
         prob.status == pulp.LpStatusNotSolved
         and time_limit is not None
         and seconds >= 0.5 * time_limit
     )
     if time_limit is not None and stopped and math.isfinite(time_limit):
+        if incumbent and mip:  # CBC reports no bound through PuLP
+            return SolveOutcome(name, "time_limit", seconds, None)
         raise SolverTimeLimitError(
             f"solver {name} stopped at the time limit "
             f"(time_limit={time_limit!r} s) before proving optimality "

@@ -107,8 +107,25 @@ def test_status_mapping(status, sol, time_limit, exc, match):
         solvers.solve(tiny_problem(), FakeSolver(status, sol), time_limit=time_limit)
 
 
+def mip_problem() -> pulp.LpProblem:
+    prob = pulp.LpProblem("t", pulp.LpMaximize)
+    x = prob.add_variable("x", 0, 1, cat=pulp.LpBinary)
+    prob += x
+    return prob
+
+
+def test_a_mip_incumbent_at_the_time_limit_is_returned_without_a_bound():
+    # CBC's "stopped on time" with a solution: the incumbent, marked, and no bound (PuLP reports
+    # none); the same status without a time limit is not a time-limit stop and raises
+    fake = FakeSolver(pulp.LpStatusOptimal, pulp.LpSolutionIntegerFeasible)
+    out = solvers.solve(mip_problem(), fake, time_limit=2.0)
+    assert (out.status, out.bound) == ("time_limit", None)
+    with pytest.raises(SolverError, match="did not prove optimality"):
+        solvers.solve(mip_problem(), fake, time_limit=None)
+
+
 def test_incumbent_is_never_returned_from_the_design_functions():
-    # An "integer feasible" stop with a time limit must raise, not return the incumbent.
+    # An LP stopped at the time limit has no incumbent: an "integer feasible" report raises.
     G = RainbowGraph.line([0, 1], 2)
     fake = FakeSolver(pulp.LpStatusOptimal, pulp.LpSolutionIntegerFeasible)
     with pytest.raises(SolverTimeLimitError):
