@@ -8,6 +8,7 @@ mechanisms in closed form or by linear / mixed-integer programming.
 
 from . import builders, exceptions, noise, plot
 from ._format import format_down, format_up
+from ._sensitivity import Sensitivity, sensitivity
 from ._verify.certify import Certificate, Verdict, certify, exp_bounds
 from .compare import Comparison, compare
 from .exceptions import (
@@ -82,6 +83,7 @@ __all__ = [
     "PermutedBoundaryWarning",
     "RainbowDPError",
     "RainbowGraph",
+    "Sensitivity",
     "SolverError",
     "SolverNotAvailableError",
     "SolverTimeLimitError",
@@ -118,6 +120,7 @@ __all__ = [
     "prefix_sums_closed_form",
     "privacy_profile",
     "save_graph",
+    "sensitivity",
     "sweep",
     "switch_threshold",
     "tau",

@@ -8,7 +8,8 @@ builds (:meth:`Family.holds_on`). Every family is registered in :data:`FAMILIES`
 Additive noise -- :math:`a(d) + \eta` for an integer answer -- is brought into a finite range
 of outputs in one of four forms (``"truncated"``, ``"clamped"``, ``"folded"``, ``"modular"``)
 by one shared routine, :func:`additive_rows`, from a :class:`NoiseLaw` given by vectorised
-log-PMF and log-tail functions.
+log-PMF and log-tail functions. A family that takes a sensitivity Δ reads it from the graph
+when it is not given (:func:`rainbowdp.sensitivity`), and refuses a given Δ below the graph's.
 
 >>> import rainbowdp.noise as noise
 >>> from rainbowdp.builders import count_path
@@ -36,6 +37,7 @@ from ._additive import (
 )
 from ._family import (
     FAMILIES,
+    PROFILE_CHECK_EPSILONS,
     SAFETY_MARGIN,
     AdditiveFamily,
     Claim,
@@ -64,6 +66,7 @@ from .baselines import (
 __all__ = [
     "FAMILIES",
     "FORMS",
+    "PROFILE_CHECK_EPSILONS",
     "SAFETY_MARGIN",
     "AdditiveFamily",
     "Claim",

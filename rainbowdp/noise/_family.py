@@ -27,6 +27,7 @@ the stored rows are then ε-DP with room to spare, and differ from the rows at �
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from abc import ABC, abstractmethod
@@ -37,6 +38,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._sensitivity import Sensitivity, sensitivity
 from .._validation import check_epsilon, check_int
 from .._verify.kernels import CHUNK_ELEMENTS
 from ..exceptions import ParameterError, ParameterTypeError
@@ -55,6 +57,7 @@ from ._additive import (
 __all__ = [
     "FAMILIES",
     "MAX_DEFAULT_N",
+    "PROFILE_CHECK_EPSILONS",
     "SAFETY_MARGIN",
     "AdditiveFamily",
     "Claim",
@@ -71,6 +74,8 @@ SAFETY_MARGIN = 2.0**-40
 #: Largest n of a family's default graph (:meth:`Family.graph`): those graphs have n + 1 outputs,
 #: so a mechanism on them holds (n + 1)^2 numbers (32 MB at n = 2000).
 MAX_DEFAULT_N = 2000
+#: The ε at which :meth:`AdditiveFamily.holds_on` compares truncated rows with a profile claim.
+PROFILE_CHECK_EPSILONS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 #: Bound on the row sums of a family's rows (they are distributions by construction).
 _ROW_SUM_TOL = 1e-12
 
@@ -275,13 +280,17 @@ def check_positive_epsilon(value: Any) -> float:
     return e
 
 
-def check_sensitivity(value: Any) -> int:
-    """An integer sensitivity Δ >= 1."""
+def check_sensitivity(value: Any) -> int | None:
+    """An integer sensitivity Δ >= 1, or None (taken from the graph)."""
+    if value is None:
+        return None
     return check_int(value, "sensitivity", minimum=1, maximum=2**31)
 
 
-def check_real_sensitivity(value: Any) -> float:
-    """A real sensitivity Δ > 0."""
+def check_real_sensitivity(value: Any) -> float | None:
+    """A real sensitivity Δ > 0, or None (taken from the graph)."""
+    if value is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ParameterTypeError(f"`sensitivity` must be a real number, got sensitivity={value!r}.")
     x = float(value)
@@ -342,6 +351,17 @@ def unit_steps(G: RainbowGraph, answers: np.ndarray) -> bool:
     return not (e.shape[0] and int(np.abs(answers[e[:, 0]] - answers[e[:, 1]]).max()) > 1)
 
 
+def too_small_sensitivity(
+    given: float, found: Sensitivity, family: str, what: str = "the graph's sensitivity"
+) -> ParameterError:
+    """The error of a given sensitivity below the graph's (the mechanism would under-protect)."""
+    return ParameterError(
+        f"`sensitivity` must be at least {found.describe(what)}: at sensitivity={given!r} the "
+        f"{family} mechanism would not meet its guarantee on that edge; omit `sensitivity` to "
+        f"take the graph's, got sensitivity={given!r}."
+    )
+
+
 def integer_answers_of(G: RainbowGraph, what: str) -> np.ndarray:
     """The true answers of ``G`` as int64, or ParameterError naming the graph problem."""
     answers = G.answers
@@ -369,27 +389,51 @@ def contiguous_outputs_of(G: RainbowGraph, what: str) -> tuple[int, int, np.ndar
 class AdditiveFamily(Family):
     r"""Base of the additive-noise families: :math:`a(d) + \eta` in a finite ``form``.
 
-    A subclass is a frozen dataclass with fields ``form`` and ``sensitivity`` (an integer Δ: the
-    largest answer change between neighbours that the nominal guarantee covers) and implements
+    A subclass is a frozen dataclass with fields ``form`` and ``sensitivity`` and implements
     :meth:`law` (the noise law its rows are built from) and :meth:`nominal`. The mechanism is
     :func:`~rainbowdp.noise.additive_rows` on the graph's integer answers and consecutive integer
     outputs; the default graph is :func:`~rainbowdp.builders.count_path` (n).
 
-    :meth:`holds_on` follows from post-processing: clamping, folding and wrapping are functions
-    of :math:`a + \eta`, so the nominal guarantee holds on every graph whose neighbours' answers
-    differ by at most Δ (for ``"modular"``: by at most Δ modulo q, so ``circulant`` graphs with
-    distances <= Δ qualify). Truncation is not a post-processing: for a pure claim it is
-    reported False when the exact ε of the truncated rows, computed in log space from the law,
-    exceeds the nominal ε on an edge with both answers in the output range (else None).
+    **Sensitivity.** ``sensitivity`` is the integer Δ the guarantee covers: the largest answer
+    change between neighbours. ``None`` (the default) takes it from the graph:
+    :meth:`for_graph` sets Δ to :func:`rainbowdp.sensitivity` of ``G`` (at least 1; for the
+    ``"modular"`` form the cyclic distance modulo the number of outputs), and :meth:`mechanism`
+    builds on that. A given Δ below the graph's is refused (ParameterError naming the value,
+    the graph's sensitivity and an edge that attains it): the mechanism would silently be less
+    private than stated. A given Δ above the graph's is allowed (conservative). The methods that
+    take no graph (:meth:`law`, :meth:`nominal`, ...) read an unset Δ as 1: the family at unit
+    sensitivity.
+
+    :meth:`holds_on` (G) speaks of the family as built on G, ``for_graph(G)``, and of its
+    ``for_graph(G).nominal()`` (the same claim for the pure families; the discrete Gaussian's
+    profile depends on Δ). It follows from post-processing: clamping, folding and wrapping are
+    functions of :math:`a + \eta`, so the nominal guarantee holds (True) on every graph whose
+    sensitivity is at most Δ. It is False when a given Δ is below the graph's sensitivity
+    (:meth:`mechanism` then refuses to build). Truncation is not a post-processing; for the
+    truncated form:
+
+    - a pure claim is False when the exact ε of the truncated rows, computed in log space from
+      the law, exceeds the nominal ε by more than a relative :math:`10^{-9}` on some edge, True
+      when the verifier proves the stored rows ε-DP at the nominal ε
+      (:func:`~rainbowdp.epsilon_for_delta`), and None in the float gap between the two;
+    - a profile claim (the discrete Gaussian) is False when the stored rows exceed the claimed
+      δ(ε) by more than its tolerance at one of the ε of :data:`PROFILE_CHECK_EPSILONS`, and
+      None otherwise: a profile holds at every ε, which finitely many ε cannot decide.
     """
 
     forms: ClassVar[tuple[str, ...]] = FORMS
     form: Form
-    sensitivity: int
+    sensitivity: int | None
 
     @abstractmethod
     def law(self) -> NoiseLaw:
-        """The noise law the rows are built from (at the build parameters)."""
+        """The noise law the rows are built from (at the build parameters; at sensitivity 1
+        when :attr:`sensitivity` is unset)."""
+
+    @property
+    def unit(self) -> int:
+        """The sensitivity the graph-free methods use: :attr:`sensitivity`, or 1 when unset."""
+        return 1 if self.sensitivity is None else self.sensitivity
 
     def graph(self, n: int) -> RainbowGraph:
         """``count_path(n)``: counts 0..n, neighbours differ by one record, outputs 0..n."""
@@ -404,31 +448,121 @@ class AdditiveFamily(Family):
         lo, q, perm = contiguous_outputs_of(G, what)
         return answers, lo, q, perm
 
+    def graph_sensitivity(self, G: RainbowGraph) -> Sensitivity:
+        """The sensitivity of ``G`` that this family's form sees: :func:`rainbowdp.sensitivity`,
+        cyclic modulo the number of outputs for the ``"modular"`` form.
+
+        Raises
+        ------
+        ParameterError
+            If ``G`` has no integer true answers or its outputs are not consecutive integers.
+
+        Examples
+        --------
+        >>> from rainbowdp.builders import circulant
+        >>> from rainbowdp.noise import Geometric
+        >>> G = circulant(5, [1])                      # answers 0..5, the edge 5 ~ 0 wraps
+        >>> Geometric(1.0).graph_sensitivity(G).value
+        5
+        >>> Geometric(1.0, form="modular").graph_sensitivity(G).value
+        1
+        """
+        _, _, q, _ = self._inputs(G)
+        return self._sensitivity(G, q)
+
+    def _sensitivity(self, G: RainbowGraph, q: int) -> Sensitivity:
+        return sensitivity(G, modulus=q if self.form == "modular" else None)
+
+    def for_graph(self, G: RainbowGraph) -> AdditiveFamily:
+        """This family with its sensitivity set for ``G``.
+
+        An unset sensitivity becomes the graph's (:meth:`graph_sensitivity`, at least 1); a
+        given one is kept if it is at least the graph's.
+
+        Raises
+        ------
+        ParameterError
+            If the given sensitivity is below the graph's (the message names the value, the
+            graph's sensitivity and an edge that attains it), or ``G`` has no integer answers or
+            no consecutive integer outputs.
+
+        Examples
+        --------
+        >>> import statistics
+        >>> from rainbowdp.builders import from_records
+        >>> from rainbowdp.noise import Geometric
+        >>> G = from_records([0, 2, 4], size=3, query=statistics.median_low, outputs=range(5),
+        ...                  relation="replace_one")
+        >>> Geometric(1.0).for_graph(G).sensitivity
+        4
+        """
+        _, _, q, _ = self._inputs(G)
+        return self._for_graph(G, q)
+
+    def _for_graph(self, G: RainbowGraph, q: int) -> AdditiveFamily:
+        found = self._sensitivity(G, q)
+        if self.sensitivity is None:
+            return dataclasses.replace(self, sensitivity=max(1, int(found.value)))  # type: ignore[type-var]
+        if self.sensitivity < found.value:
+            raise too_small_sensitivity(self.sensitivity, found, self.name)
+        return self
+
     def mechanism(self, G: RainbowGraph) -> Mechanism:
-        r"""The rows :math:`a(d) + \eta` in :attr:`form` for every node of ``G``.
+        r"""The rows :math:`a(d) + \eta` in :attr:`form` for every node of ``G``, at the
+        sensitivity of :meth:`for_graph`.
+
+        Raises
+        ------
+        ParameterError
+            If ``G`` has no integer true answers, its outputs are not consecutive integers, or
+            the given sensitivity is below the graph's.
+        """
+        answers, lo, q, perm = self._inputs(G)
+        family = self._for_graph(G, q)
+        outputs = np.arange(lo, lo + q) if perm is None else np.asarray(G.outputs)
+        rows = additive_rows(answers, outputs.tolist(), family.law(), form=family.form)
+        return mechanism_from_rows(G, rows)
+
+    def holds_on(self, G: RainbowGraph) -> bool | None:
+        """Whether ``for_graph(G).nominal()`` holds for :meth:`mechanism` on ``G`` (class notes).
+
+        True or False on every graph with integer answers and consecutive integer outputs,
+        except two truncated cases, which are None: a pure claim whose float ε of the truncated
+        rows lies within a relative :math:`10^{-9}` of the nominal ε but is not proved below it,
+        and a profile claim (the discrete Gaussian) that no checked ε shows to fail.
 
         Raises
         ------
         ParameterError
             If ``G`` has no integer true answers or its outputs are not consecutive integers.
         """
-        answers, lo, q, perm = self._inputs(G)
-        outputs = np.arange(lo, lo + q) if perm is None else np.asarray(G.outputs)
-        rows = additive_rows(answers, outputs.tolist(), self.law(), form=self.form)
-        return mechanism_from_rows(G, rows)
-
-    def holds_on(self, G: RainbowGraph) -> bool | None:
-        """See the class notes."""
         answers, lo, q, _ = self._inputs(G)
         edges = G.edges
         if edges.shape[0] == 0:  # no neighbours: every mechanism is private
             return True
-        diff = np.abs(answers[edges[:, 0]] - answers[edges[:, 1]])
-        if self.form == "modular":
-            diff = np.minimum(diff % q, q - diff % q)
+        found = self._sensitivity(G, q)
+        if self.sensitivity is not None and self.sensitivity < found.value:
+            return False
         if self.form != "truncated":
-            return True if int(diff.max()) <= self.sensitivity else None
-        return False if self._truncation_fails(answers, edges, lo, q, G.directed) else None
+            return True
+        family = self._for_graph(G, q)
+        claim = family.nominal()
+        if not claim.pure:
+            return family._profile_fails(G)
+        if family._truncation_fails(answers, edges, lo, q, G.directed):
+            return False
+        from ..privacy import epsilon_for_delta
+
+        return True if float(epsilon_for_delta(family.mechanism(G), 0.0)) <= claim.epsilon else None
+
+    def _profile_fails(self, G: RainbowGraph) -> bool | None:
+        """False when the stored rows exceed a profile claim at one of the checked ε, else None."""
+        from ..privacy import privacy_profile
+
+        claim = self.nominal()
+        exact = privacy_profile(self.mechanism(G), list(PROFILE_CHECK_EPSILONS))
+        stated = np.array([claim.delta(e) for e in PROFILE_CHECK_EPSILONS])
+        return False if bool(np.any(exact > stated + claim.tolerance + 1e-9)) else None
 
     def _truncation_fails(
         self, answers: np.ndarray, edges: np.ndarray, lo: int, q: int, directed: bool
@@ -459,6 +593,8 @@ class AdditiveFamily(Family):
         return worst > claim.epsilon + 1e-9 * max(1.0, claim.epsilon)
 
 
-def check_additive(form: Any, sensitivity: Any, forms: tuple[str, ...] = FORMS) -> tuple[str, int]:
+def check_additive(
+    form: Any, sensitivity: Any, forms: tuple[str, ...] = FORMS
+) -> tuple[str, int | None]:
     """Validate the common fields of an additive family."""
     return check_form(form, forms), check_sensitivity(sensitivity)

@@ -17,6 +17,7 @@ one computed by the verifier on small instances (the table of ``docs/families.md
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from collections.abc import Callable, Hashable
@@ -25,6 +26,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from .._sensitivity import Sensitivity, abs_diff_up
 from .._validation import check_epsilon, check_int
 from .._verify.kernels import CHUNK_ELEMENTS
 from ..exceptions import ParameterError, ParameterTypeError
@@ -54,6 +56,7 @@ from ._family import (
     check_real_sensitivity,
     mechanism_from_rows,
     register,
+    too_small_sensitivity,
 )
 
 __all__ = [
@@ -94,8 +97,10 @@ class Geometric(AdditiveFamily):
         ε > 0.
     form : {"clamped", "truncated", "folded", "modular"}, default "clamped"
         How the infinite output is brought into the output range (:mod:`rainbowdp.noise`).
-    sensitivity : int, default 1
-        Δ >= 1: the largest change of the answer between neighbours.
+    sensitivity : int, optional
+        Δ >= 1: the largest change of the answer between neighbours. Default: the graph's
+        (:meth:`~rainbowdp.noise.AdditiveFamily.for_graph`); a given Δ below the graph's is
+        refused when the mechanism is built.
 
     Raises
     ------
@@ -136,7 +141,7 @@ class Geometric(AdditiveFamily):
     epsilon: float
     _: KW_ONLY
     form: Form = "clamped"
-    sensitivity: int = 1
+    sensitivity: int | None = None
 
     def __post_init__(self) -> None:
         _set(self, "epsilon", check_positive_epsilon(self.epsilon))
@@ -146,11 +151,11 @@ class Geometric(AdditiveFamily):
 
     @property
     def alpha(self) -> float:
-        r""":math:`\alpha = e^{-\epsilon/\Delta}` (nominal)."""
-        return math.exp(-self.epsilon / self.sensitivity)
+        r""":math:`\alpha = e^{-\epsilon/\Delta}` (nominal; Δ = 1 when unset)."""
+        return math.exp(-self.epsilon / self.unit)
 
     def law(self) -> NoiseLaw:
-        return StaircaseLaw(build_epsilon(self.epsilon) / self.sensitivity)
+        return StaircaseLaw(build_epsilon(self.epsilon) / self.unit)
 
     def nominal(self) -> Claim:
         return Claim(
@@ -170,6 +175,8 @@ class Geometric(AdditiveFamily):
         sums = from_records([0, 1, 2], size=2, query=sum, outputs=range(5))
         out.append((cls(epsilon=0.8, form="clamped", sensitivity=2), sums))
         out.append((cls(epsilon=0.8, form="truncated", sensitivity=2), sums))
+        out.append((cls(epsilon=0.8, form="folded"), sums))  # sensitivity 2 from the graph
+        out.append((cls(epsilon=0.8, form="clamped", sensitivity=3), sums))  # conservative
         out.append((cls(epsilon=0.7, form="modular"), circulant(6, [1])))
         out.append((cls(epsilon=0.7, form="folded"), circulant(6, [1])))
         out.append((cls(epsilon=0.7, form="modular"), circulant(6, [1], directed=True)))
@@ -177,9 +184,12 @@ class Geometric(AdditiveFamily):
 
 
 def geometric(
-    G: RainbowGraph, *, epsilon: float, form: Form = "clamped", sensitivity: int = 1
+    G: RainbowGraph, *, epsilon: float, form: Form = "clamped", sensitivity: int | None = None
 ) -> Mechanism:
     """The geometric mechanism on ``G``: ``Geometric(epsilon, form, sensitivity).mechanism(G)``.
+
+    The sensitivity defaults to the graph's (:func:`rainbowdp.sensitivity`); a given one below
+    it raises ParameterError.
 
     Examples
     --------
@@ -233,8 +243,9 @@ class DiscreteGaussian(AdditiveFamily):
     sigma : float
         1e-100 <= σ <= 1e5.
     form : {"clamped", "truncated", "folded", "modular"}, default "clamped"
-    sensitivity : int, default 1
-        Δ >= 1.
+    sensitivity : int, optional
+        Δ >= 1; default the graph's (see :class:`Geometric`); 1 for :meth:`delta_at` and
+        :meth:`nominal` while unset.
 
     Raises
     ------
@@ -286,7 +297,7 @@ class DiscreteGaussian(AdditiveFamily):
     sigma: float
     _: KW_ONLY
     form: Form = "clamped"
-    sensitivity: int = 1
+    sensitivity: int | None = None
 
     def __post_init__(self) -> None:
         s = self.sigma
@@ -308,7 +319,7 @@ class DiscreteGaussian(AdditiveFamily):
     def delta_at(self, epsilon: float) -> float:
         r"""The nominal δ(ε) of Theorem 7 (see Notes) at ``epsilon`` >= 0."""
         e = check_epsilon(epsilon)
-        return _dg_delta(DiscreteGaussianLaw(self.sigma), e, self.sensitivity)
+        return _dg_delta(DiscreteGaussianLaw(self.sigma), e, self.unit)
 
     def nominal(self) -> Claim:
         return Claim(
@@ -321,7 +332,7 @@ class DiscreteGaussian(AdditiveFamily):
 
     @classmethod
     def examples(cls) -> list[tuple[Family, RainbowGraph]]:
-        from ..builders import circulant, count_path
+        from ..builders import circulant, count_path, from_records
 
         out: list[tuple[Family, RainbowGraph]] = []
         for form in FORMS:
@@ -329,13 +340,15 @@ class DiscreteGaussian(AdditiveFamily):
         out.append((cls(sigma=0.6, form="clamped"), count_path(8, outputs=range(2, 6))))
         out.append((cls(sigma=2.5, form="clamped", sensitivity=2), count_path(7)))
         out.append((cls(sigma=1.5, form="modular"), circulant(6, [1])))
+        sums = from_records([0, 1, 2], size=2, query=sum, outputs=range(5))
+        out.append((cls(sigma=2.0, form="clamped"), sums))  # its profile at Δ = 2, from the graph
         return out
 
 
 def discrete_gaussian(
-    G: RainbowGraph, *, sigma: float, form: Form = "clamped", sensitivity: int = 1
+    G: RainbowGraph, *, sigma: float, form: Form = "clamped", sensitivity: int | None = None
 ) -> Mechanism:
-    """The discrete Gaussian mechanism on ``G``.
+    """The discrete Gaussian mechanism on ``G`` (sensitivity: the graph's by default).
 
     Examples
     --------
@@ -516,8 +529,10 @@ class Exponential(Family):
     loss : callable, optional
         ``loss(output, answer) -> float``. Default: :math:`|v - a|` when every output and
         answer is a real number, else 0 for the true answer and 1 otherwise.
-    sensitivity : float, default 1.0
+    sensitivity : float, optional
         Δ > 0, a bound on :math:`|\ell(v, a(d)) - \ell(v, a(d'))|` over neighbours d ~ d'.
+        Default: the loss's sensitivity on the graph (:meth:`loss_sensitivity`, 1 when it is 0);
+        a given Δ below it is refused when the mechanism is built.
 
     Raises
     ------
@@ -531,9 +546,10 @@ class Exponential(Family):
     -----
     ε-DP: the numerator changes by a factor at most :math:`e^{\epsilon/2}` between neighbours,
     and so does the normaliser. :meth:`holds_on` is True when the loss's sensitivity on the
-    graph's edges is at most Δ. With the default loss on integer answers and consecutive integer
-    outputs the mechanism is the truncated geometric law at rate ε/(2Δ), built by the shared
-    routine :func:`~rainbowdp.noise.additive_rows`.
+    graph's edges is at most Δ (always, for Δ taken from the graph), False when a given Δ is
+    below it (then :meth:`mechanism` refuses to build). With the default loss on integer
+    answers and consecutive integer outputs the mechanism is the truncated geometric law at rate
+    ε/(2Δ), built by the shared routine :func:`~rainbowdp.noise.additive_rows`.
 
     :meth:`sample_gumbel` draws :math:`\arg\max_v (-\epsilon \ell(v, a)/(2\Delta) + G_v)` with
     i.i.d. standard Gumbel :math:`G_v` -- the Gumbel-max form of the same distribution.
@@ -562,7 +578,7 @@ class Exponential(Family):
     epsilon: float
     _: KW_ONLY
     loss: Callable[[Any, Any], float] | None = None
-    sensitivity: float = 1.0
+    sensitivity: float | None = None
 
     def __post_init__(self) -> None:
         _set(self, "epsilon", check_epsilon(self.epsilon))
@@ -628,14 +644,81 @@ class Exponential(Family):
         return table, index
 
     def _scores(self, table: np.ndarray) -> np.ndarray:
-        return -build_epsilon(self.epsilon) * table / (2.0 * self.sensitivity)
+        return -build_epsilon(self.epsilon) * table / (2.0 * (self.sensitivity or 1.0))
+
+    def loss_sensitivity(self, G: RainbowGraph) -> Sensitivity:
+        r"""The loss's sensitivity on ``G``: :math:`\max_{(u,v) \in E} \max_w
+        |\ell(w, a(u)) - \ell(w, a(v))|`, each difference rounded up.
+
+        Returns a ``Sensitivity`` (value, an edge attaining it, its answers; as
+        :func:`rainbowdp.sensitivity` does).
+
+        Examples
+        --------
+        >>> from rainbowdp.builders import count_path
+        >>> Exponential(1.0).loss_sensitivity(count_path(4)).value
+        1.0
+        """
+        check_graph(G, "G")
+        edges = G.edges
+        answers = self._answers(G)
+        if edges.shape[0] == 0:
+            return Sensitivity(0.0, None, None)
+        outs = G.outputs
+        if self.loss is None and all(map(_is_number, outs)) and all(map(_is_number, answers)):
+            # |w - a| - |w - b| is monotone in w: its largest size is at the smallest or the
+            # largest output, so two columns of the loss table suffice
+            v = np.asarray(outs, dtype=np.float64)
+            a = np.asarray(answers, dtype=np.float64)
+            ends = np.abs(np.array([v.min(), v.max()])[None, :] - a[:, None])
+            diff = abs_diff_up(ends[edges[:, 0]], ends[edges[:, 1]]).max(axis=1)
+            at = int(np.argmax(diff))
+            worst = float(diff[at])
+        else:
+            table, index = self._loss_table(G, answers)
+            worst, at = 0.0, 0
+            chunk = max(1, CHUNK_ELEMENTS // table.shape[1])
+            for start in range(0, edges.shape[0], chunk):
+                e = edges[start : start + chunk]
+                diff = abs_diff_up(table[index[e[:, 0]]], table[index[e[:, 1]]]).max(axis=1)
+                k = int(np.argmax(diff))
+                if float(diff[k]) > worst:
+                    worst, at = float(diff[k]), start + k
+        u, v = int(edges[at, 0]), int(edges[at, 1])
+        nodes = G.nodes
+        return Sensitivity(worst, (nodes[u], nodes[v]), (answers[u], answers[v]))
+
+    def _too_small(self, found: Sensitivity) -> bool:
+        # a relative 2^-45 below the float loss differences is covered by the build margin
+        return self.sensitivity is not None and self.sensitivity < found.value * (1 - 2.0**-45)
+
+    def for_graph(self, G: RainbowGraph) -> Exponential:
+        """This family with its sensitivity set for ``G``: the loss's sensitivity
+        (:meth:`loss_sensitivity`; 1 when it is 0) when unset, else the given one.
+
+        Raises
+        ------
+        ParameterError
+            If the given sensitivity is below the loss's sensitivity on ``G``.
+        """
+        found = self.loss_sensitivity(G)
+        if self.sensitivity is None:
+            return dataclasses.replace(self, sensitivity=float(found.value) or 1.0)
+        if self._too_small(found):
+            raise too_small_sensitivity(
+                self.sensitivity, found, self.name, "the loss's sensitivity on the graph"
+            )
+        return self
 
     def mechanism(self, G: RainbowGraph) -> Mechanism:
-        check_graph(G, "G")
+        family = self.for_graph(G)
+        return family._rows(G)
+
+    def _rows(self, G: RainbowGraph) -> Mechanism:
         answers = self._answers(G)
         eps = build_epsilon(self.epsilon)
         if eps > 0 and self._integer_fast_path(G, answers):
-            law = StaircaseLaw(eps / (2.0 * self.sensitivity))
+            law = StaircaseLaw(eps / (2.0 * (self.sensitivity or 1.0)))
             rows = additive_rows(answers, list(G.outputs), law, form="truncated")
             return mechanism_from_rows(G, rows)
         table, index = self._loss_table(G, answers)
@@ -684,9 +767,10 @@ class Exponential(Family):
         n = 1 if size is None else check_int(size, "size", minimum=0, maximum=2**24)
         if not isinstance(rng, np.random.Generator):
             raise ParameterTypeError(f"`rng` must be a numpy.random.Generator, got rng={rng!r}.")
+        family = self.for_graph(G)
         answers = self._answers(G)
         table, index = self._loss_table(G, [answers[i]])
-        scores = self._scores(table)[index[0]]
+        scores = family._scores(table)[index[0]]
         chunk = max(1, CHUNK_ELEMENTS // G.n_outputs)  # bounded memory whatever the size
         draws = np.concatenate(
             [
@@ -713,24 +797,19 @@ class Exponential(Family):
         )
 
     def holds_on(self, G: RainbowGraph) -> bool | None:
+        """True when the loss's sensitivity on ``G`` is at most Δ (always for Δ taken from the
+        graph), False when a given Δ is below it."""
         check_graph(G, "G")
-        edges = G.edges
-        if edges.shape[0] == 0:
+        if G.edges.shape[0] == 0 or self.sensitivity is None:
             return True
         answers = self._answers(G)
         numeric = all(map(_is_number, answers)) and all(map(_is_number, G.outputs))
         if self.loss is None and numeric:  # the loss is |v - a| (see _loss_table)
+            edges = G.edges
             a = np.asarray(answers, dtype=np.float64)
-            if float(np.max(np.abs(a[edges[:, 0]] - a[edges[:, 1]]))) <= self.sensitivity:
+            if float(np.max(abs_diff_up(a[edges[:, 0]], a[edges[:, 1]]))) <= self.sensitivity:
                 return True  # | |v - a| - |v - b| | <= |a - b|
-        table, index = self._loss_table(G, answers)
-        worst = 0.0
-        chunk = max(1, CHUNK_ELEMENTS // table.shape[1])
-        for start in range(0, edges.shape[0], chunk):
-            e = edges[start : start + chunk]
-            diff = np.abs(table[index[e[:, 0]]] - table[index[e[:, 1]]])
-            worst = max(worst, float(diff.max()))
-        return True if worst <= self.sensitivity else None
+        return not self._too_small(self.loss_sensitivity(G))
 
     @classmethod
     def examples(cls) -> list[tuple[Family, RainbowGraph]]:
@@ -749,9 +828,13 @@ class Exponential(Family):
                 cls(epsilon=1.0, loss=lambda v, a: min(abs(v - a), 2)),
                 count_path(6),
             ),
-            (  # a non-numeric output: the 0/1 loss, whose sensitivity 1 exceeds 0.25
-                cls(epsilon=1.0, sensitivity=0.25),
+            (  # a non-numeric output: the 0/1 loss, its sensitivity 1 taken from the graph
+                cls(epsilon=1.0),
                 RainbowGraph.from_query(_path2(), [0, 0.25, "x"], answer={0: 0, 1: 0.25}),
+            ),
+            (  # sums of two records: the loss's sensitivity 2 taken from the graph
+                cls(epsilon=0.8),
+                from_records([0, 1, 2], size=2, query=sum, outputs=range(5)),
             ),
         ]
 
@@ -761,9 +844,9 @@ def exponential(
     *,
     epsilon: float,
     loss: Callable[[Any, Any], float] | None = None,
-    sensitivity: float = 1.0,
+    sensitivity: float | None = None,
 ) -> Mechanism:
-    """The exponential mechanism on ``G``.
+    """The exponential mechanism on ``G`` (sensitivity: the loss's on ``G`` by default).
 
     Examples
     --------
@@ -807,8 +890,9 @@ class Staircase(AdditiveFamily):
     gamma : float, optional
         γ ∈ [0, 1]; default the ℓ1-optimal :math:`\gamma^* = 1/(1 + e^{\epsilon/2})` of the
         continuous staircase.
-    sensitivity : int, default 1
-        Δ >= 1 (an integer: answers are integers).
+    sensitivity : int, optional
+        Δ >= 1 (an integer: answers are integers); default the graph's (see
+        :class:`Geometric`), 1 for :attr:`step` and :meth:`law` while unset.
     form : {"clamped", "truncated", "folded", "modular"}, default "clamped"
 
     Raises
@@ -861,7 +945,7 @@ class Staircase(AdditiveFamily):
     epsilon: float
     _: KW_ONLY
     gamma: float | None = None
-    sensitivity: int = 1
+    sensitivity: int | None = None
     form: Form = "clamped"
 
     def __post_init__(self) -> None:
@@ -884,10 +968,10 @@ class Staircase(AdditiveFamily):
     def step(self) -> int:
         r"""r = :math:`\lceil \gamma\Delta \rceil`, with γΔ rounded to 9 decimals (a float γ
         such as 0.2 is not exactly the decimal the user meant)."""
-        return math.ceil(round(self.gamma * self.sensitivity, 9))
+        return math.ceil(round(self.gamma * self.unit, 9))
 
     def law(self) -> NoiseLaw:
-        return StaircaseLaw(build_epsilon(self.epsilon), period=self.sensitivity, step=self.step)
+        return StaircaseLaw(build_epsilon(self.epsilon), period=self.unit, step=self.step)
 
     def nominal(self) -> Claim:
         return Claim(
@@ -915,10 +999,10 @@ def staircase(
     *,
     epsilon: float,
     gamma: float | None = None,
-    sensitivity: int = 1,
+    sensitivity: int | None = None,
     form: Form = "clamped",
 ) -> Mechanism:
-    """The discrete staircase mechanism on ``G``.
+    """The discrete staircase mechanism on ``G`` (sensitivity: the graph's by default).
 
     Examples
     --------
@@ -1034,6 +1118,9 @@ def guarantee_table(
     out = []
     for family, label, factory in _default_cases() if cases is None else cases:
         G = factory()
+        resolve = getattr(family, "for_graph", None)
+        if resolve is not None:  # the sensitivity the mechanism is built at, shown in the row
+            family = resolve(G)
         M = family.mechanism(G)
         claim = family.nominal()
         form = getattr(family, "form", "-")

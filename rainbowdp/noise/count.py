@@ -63,6 +63,7 @@ from ._family import (
 
 __all__ = [
     "CASES",
+    "MAX_MECHANISM_ENTRIES",
     "Count",
     "CountOptimum",
     "ExactOptimum",
@@ -270,6 +271,11 @@ def _count_graph_params(G: RainbowGraph) -> tuple[np.ndarray, int]:
     return integer_answers_of(G, "count noise"), q
 
 
+#: Largest number of probabilities (nodes x outputs) :func:`mechanism` builds: 10^8 float64,
+#: 0.75 GiB (the dense rows of N = 10^7 would need 728 TiB).
+MAX_MECHANISM_ENTRIES = 10**8
+
+
 def mechanism(
     N: int,
     D: int,
@@ -282,6 +288,8 @@ def mechanism(
     r"""The count mechanism on :func:`graph` (N, D, n_min) with the law (14) (:func:`rows`).
 
     Give ``alpha`` (α_1..α_D, summing to 1) or ``epsilon`` (then α = :func:`alpha_star`).
+    The rows are dense: at most :data:`MAX_MECHANISM_ENTRIES` probabilities, else
+    :class:`~rainbowdp.exceptions.ParameterError` before anything is allocated.
 
     Examples
     --------
@@ -296,6 +304,16 @@ def mechanism(
             f"give exactly one of `alpha` and `epsilon`, got alpha={alpha!r}, epsilon={epsilon!r}."
         )
     a = alpha_star(D, epsilon=epsilon, eta=e) if alpha is None else _check_alpha(alpha, D)
+    n_min = check_int(n_min, "n_min", minimum=1)
+    N = check_int(N, "N", minimum=n_min + 1, maximum=10**7)
+    entries = (N + 1 - n_min) * (N + D + 1)
+    if entries > MAX_MECHANISM_ENTRIES:
+        raise ParameterError(
+            f"the count mechanism with N={N}, D={D}, n_min={n_min} has {entries:.3g} "
+            f"probabilities ({entries * 8 / 2**30:.3g} GiB), more than "
+            f"MAX_MECHANISM_ENTRIES = {MAX_MECHANISM_ENTRIES:.0e}: take a smaller `N` (the "
+            "closed forms of this module need no mechanism)."
+        )
     G = graph(N, D, n_min=n_min)
     return mechanism_from_rows(G, rows(np.asarray(G.nodes), D, a, eta=e, n_outputs=G.n_outputs))
 
@@ -463,6 +481,13 @@ class CountOptimum:
     D: int
     epsilon: float
     eta: float
+
+    def __repr__(self) -> str:
+        return (
+            f"CountOptimum(D={self.D}, epsilon={self.epsilon!r}, eta={self.eta!r}: "
+            f"delta={self.delta!r}, case={self.case!r}, k={self.k}, alpha of {self.alpha.size} "
+            "values)"
+        )
 
     @property
     def dp_bound(self) -> float:
@@ -900,6 +925,13 @@ class ExactOptimum:
     D: int
     epsilon: float
     eta: float
+
+    def __repr__(self) -> str:
+        return (
+            f"ExactOptimum(D={self.D}, epsilon={self.epsilon!r}, eta={self.eta!r}: "
+            f"delta={self.delta!r}, lp_delta={self.lp_delta!r}, alpha of {self.alpha.size} "
+            "values)"
+        )
 
 
 def exact_optimum(D: int, *, epsilon: float, eta: float) -> ExactOptimum:

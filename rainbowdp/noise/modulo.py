@@ -342,6 +342,12 @@ class ModuloResult:
     leakage: float
     design: Any
 
+    def __repr__(self) -> str:
+        return (
+            f"ModuloResult(pmf of {self.pmf.size} values, objective={self.objective!r}, "
+            f"leakage={self.leakage!r}, design={type(self.design).__name__})"
+        )
+
 
 def optimal_pmf(
     n: int,
@@ -454,6 +460,12 @@ class MinDeltaResult:
     delta: float
     objective: float
     design: Any
+
+    def __repr__(self) -> str:
+        return (
+            f"MinDeltaResult(pmf of shape {self.pmf.shape}, delta={self.delta!r}, "
+            f"objective={self.objective!r}, design={type(self.design).__name__})"
+        )
 
 
 def min_delta_pmf(
@@ -689,7 +701,13 @@ def _printed_milp(
 
 @dataclass(frozen=True)
 class PrintedResult:
-    """What :func:`optimal_pmf` reports of the printed MILP (13): solver status, time, size."""
+    """What :func:`optimal_pmf` reports of the printed MILP (13): solver status, time, size.
+
+    ``status`` is ``"optimal"``, or ``"time_limit"`` when ``time_limit`` stopped the solver
+    with a feasible incumbent: the PMF is then that incumbent (private as stated, possibly
+    not optimal); with no incumbent the solve raises
+    :class:`~rainbowdp.exceptions.SolverTimeLimitError`.
+    """
 
     status: str
     solver: str
@@ -702,28 +720,40 @@ class PrintedResult:
 # ------------------------------------------------------------------------------------ closed forms
 def _sd_sorted(m: int, eps: float, dlt: float) -> np.ndarray:
     r"""Sorted optimal masses :math:`f_{(0)} \ge \dots \ge f_{(m)}` of the SD problem on a cycle
-    of m + 1 values (Lemma 3 for δ = 0, Theorem 2 for δ > 0; see :func:`sd_pmf`)."""
-    x = math.exp(eps)
-    h = np.arange(m + 1, dtype=np.float64)
+    of m + 1 values (Lemma 3 for δ = 0, Theorem 2 for δ > 0; see :func:`sd_pmf`).
 
-    def low(k: int) -> float:  # the lower breakpoint of flat region k, (19c)
-        return math.exp(-(m - k) * eps) * (-math.expm1(-eps)) / (-math.expm1(-(m - k + 1) * eps))
+    Every power of :math:`e^\epsilon` is written with a non-positive exponent (the breakpoints
+    and comparisons in log space), so no intermediate overflows for any finite ε, m and δ:
+    :math:`\underline\delta_k e^{(m-k-h)\epsilon} = e^{-h\epsilon}(1 - e^{-\epsilon}) /
+    (1 - e^{-(m-k+1)\epsilon})` and :math:`e^{(m-h)\epsilon}(e^\epsilon - 1)/(e^{k\epsilon} - 1)
+    = e^{(m-h+1-k)\epsilon}(1 - e^{-\epsilon})/(1 - e^{-k\epsilon})`, where h > m − k.
+    """
+    h = np.arange(m + 1, dtype=np.float64)
+    one = math.log(-math.expm1(-eps))  # log(1 - e^-eps)
+
+    def log_low(k: int) -> float:  # log of the lower breakpoint of flat region k, (19c)
+        return -(m - k) * eps + one - math.log(-math.expm1(-(m - k + 1) * eps))
 
     def flat(k: int) -> np.ndarray:  # (20): the chain of m - k + 1 masses ending at low(k)
-        return np.where(h <= m - k, low(k) * np.exp((m - k - h) * eps), 0.0)
+        c = one - math.log(-math.expm1(-(m - k + 1) * eps))
+        return np.where(h <= m - k, np.exp(c - h * eps), 0.0)
 
     if dlt >= 1.0:
         return flat(m)
+    log_d = math.log(dlt) if dlt > 0 else -math.inf
     # region k: linear on (x low(k-1), low(k)], flat on [low(k), x low(k)]; flat 0 is [0, x low(0)]
-    if dlt <= x * low(0):
+    if log_d <= eps + log_low(0):
         return flat(0)
     for k in range(1, m + 1):
-        if dlt <= low(k):  # linear region k, (21)
-            head = np.where(h <= m - k, dlt * np.exp((m - k - h) * eps), 0.0)
-            rest = 1.0 - dlt / low(k)
-            tail = rest * np.exp((m - h) * eps) * math.expm1(eps) / math.expm1(k * eps)
+        lk = log_low(k)
+        if log_d <= lk:  # linear region k, (21)
+            head = np.exp(log_d + (m - k - h) * eps)  # at most low(k) e^{(m-k)eps} <= 1
+            rest = -math.expm1(log_d - lk)  # 1 - delta / low(k)
+            scale = one - math.log(-math.expm1(-k * eps))
+            # exponents clipped at 0 where h <= m - k (entries not used there)
+            tail = rest * np.exp(np.minimum(m - h + 1 - k, 0.0) * eps + scale)
             return np.where(h <= m - k, head, tail)
-        if k == m or dlt <= x * low(k):  # flat region k
+        if k == m or log_d <= eps + lk:  # flat region k
             return flat(k)
     return flat(m)  # pragma: no cover - the loop returns
 

@@ -210,8 +210,10 @@ def test_modular_rows_on_a_circulant_are_shifted_wrapped_noise():
     n = 6
     G = circulant(n, [1, 2])
     P = noise.geometric(G, epsilon=0.5, form="modular").probabilities
-    pmf = geometric_pmf(0.5)
-    wrapped = [math.fsum(pmf(c + m * (n + 1)) for m in range(-200, 201)) for c in range(n + 1)]
+    # shifts 1 and 2: the graph's sensitivity modulo 7 is 2, so the law is at rate 0.5 / 2
+    assert noise.Geometric(0.5, form="modular").for_graph(G).sensitivity == 2
+    pmf = geometric_pmf(0.5, sensitivity=2)
+    wrapped = [math.fsum(pmf(c + m * (n + 1)) for m in range(-400, 401)) for c in range(n + 1)]
     for qq in range(n + 1):
         np.testing.assert_allclose(
             P[qq], [wrapped[(v - qq) % (n + 1)] for v in range(n + 1)], rtol=RTOL
@@ -429,8 +431,15 @@ def test_exponential_holds_on_uses_the_loss_the_mechanism_uses():
     g = nx.path_graph(2)
     G = RainbowGraph.from_query(g, [0, 0.25, "x"], answer={0: 0, 1: 0.25})
     family = noise.Exponential(1.0, sensitivity=0.25)
-    assert family.holds_on(G) is None
-    assert epsilon_for_delta(family.mechanism(G), 0.0) > 1.0  # 2 epsilon: the claim fails
+    assert family.holds_on(G) is False
+    with pytest.raises(ParameterError) as info:
+        family.mechanism(G)
+    text = str(info.value)
+    assert "sensitivity=0.25" in text and "the loss's sensitivity on the graph 1.0" in text
+    assert "edge (0, 1), answers 0 and 0.25" in text
+    assert noise.Exponential(1.0).for_graph(G).sensitivity == 1.0  # the 0/1 loss's, from G
+    assert noise.Exponential(1.0).holds_on(G) is True
+    assert epsilon_for_delta(noise.exponential(G, epsilon=1.0), 0.0) <= 1.0
 
 
 @pytest.mark.parametrize("eps", [600.0, 700.0, 709.0, 725.72, 750.0, 1e4])
@@ -474,5 +483,9 @@ def test_table_law_is_renormalised():
 def test_holds_on_is_cheap_on_dense_graphs():
     # the complete graph on 401 answers has 80 200 edges x 401 outputs: chunked, not one array
     G = noise.RandomizedResponse(1.0).graph(400)
-    assert noise.Geometric(1.0, form="truncated").holds_on(G) is False
+    # sensitivity 400 from the graph: the truncated rows at rate 1/400 are proved 1-DP
+    assert noise.Geometric(1.0, form="truncated").holds_on(G) is True
+    assert noise.Geometric(1.0, form="truncated", sensitivity=1).holds_on(G) is False
+    # on a count path the truncated rows exceed epsilon: found by the chunked log-space check
+    assert noise.Geometric(1.0, form="truncated").holds_on(count_path(3000)) is False
     assert noise.Exponential(1.0, sensitivity=400.0).holds_on(G) is True

@@ -317,3 +317,19 @@ def test_the_general_designer_with_p1_p3(N, D, eps, eta):
         M = res.mechanism
         check_p1_p3(M.probabilities, np.asarray(M.graph.nodes), D, eta, 1e-10)
         assert rdp.certify(M, epsilon=eps, delta=res.achieved_delta).verdict == "private"
+
+
+def test_results_print_one_summary_line():
+    r = c.optimum(6, epsilon=2.18, eta=0.8)
+    text = repr(r)
+    assert "\n" not in text and "array" not in text and "alpha of 6 values" in text
+    assert f"delta={r.delta!r}" in text  # the full float, not a rounded one
+
+
+def test_mechanism_refuses_dense_rows_beyond_the_cap():
+    """N = 10^7 would need 10^14 probabilities (728 TiB): refused before allocating, naming N."""
+    with pytest.raises(ParameterError, match=r"N=10000000.*MAX_MECHANISM_ENTRIES"):
+        c.mechanism(10**7, 5, eta=0.5, epsilon=1.0)
+    side = int(c.MAX_MECHANISM_ENTRIES**0.5)  # just above the cap: refused
+    with pytest.raises(ParameterError, match="smaller `N`"):
+        c.mechanism(side + 2, 2, eta=0.5, epsilon=1.0)

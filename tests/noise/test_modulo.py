@@ -531,3 +531,10 @@ def test_theorem3_eq_35_36_wrong_when_j_equals_h():
                 assert 1 / (mu_bar * alpha + beta) == pytest.approx(normalised, rel=1e-12)
             else:  # e.g. (h, j) = (1, 1): 0.201859 printed, 0.200225 normalised
                 assert 1 / (mu_bar * alpha + beta) > normalised + 1e-3
+
+
+def test_results_print_one_summary_line():
+    r = modulo.optimal_pmf(8, epsilon=1.5, delta=0.0, shifts=[1])
+    text = repr(r)
+    assert "\n" not in text and "array" not in text and "pmf of 9 values" in text
+    assert f"leakage={r.leakage!r}" in text
