@@ -27,11 +27,15 @@ for eps in epsilons:
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), layout="constrained")
 plot.plot_curves(
     epsilons,
-    {"Remark 2: (2D + 1)δ*": bound, "exact δ of α*": exact, "exact-optimal law": best},
+    {
+        r"Remark 2: $(2D + 1)\delta^*$": bound,
+        r"exact $\delta$ of $\alpha^*$": exact,
+        "exact-optimal law": best,
+    },
     ax=left,
-    xlabel="ε",
-    ylabel="δ",
-    title=f"D = {D}, η = {eta}",
+    xlabel=r"$\varepsilon$",
+    ylabel=r"$\delta$",
+    title=rf"$D$ = {D}, $\eta$ = {eta}",
 )
 left.set_yscale("log")
 
@@ -40,5 +44,5 @@ z = np.arange(-D, D + 1)
 right.bar(z, count.pmf(opt.alpha, eta=eta), color="tab:blue")
 right.set_xlabel("noise z")
 right.set_ylabel("P(Z = z)")
-right.set_title("the optimal law (14) at ε = 1.5")
+right.set_title(r"the optimal law (14) at $\varepsilon$ = 1.5")
 print("ratio bound / exact:", np.round(np.array(bound) / np.array(exact), 2))

@@ -4,8 +4,8 @@ Example 1 of Gu et al.: two valid mechanisms, no optimum
 
 Five datasets on a cycle, outputs {1, 2, 3}, e^ε = 2 (Gu et al., *Generalized rainbow
 differential privacy*, Example 1 and Fig. 2). M1 is best at d2 and M2 at d3; the pointwise best
-combination M3 violates ε-DP on the edge d2 ~ d3. Each node is drawn with its favourite output
-as the ring and its distribution as the pie; the titles give the verifier's verdict.
+combination M3 violates ε-DP on the edge d2 ~ d3. Each node is a disk in the colour of its
+rainbow class, with its distribution as the pie inside; the titles give the verifier's verdict.
 """
 
 import math
@@ -24,13 +24,13 @@ rows = {
 }
 positions = {d: (math.cos(2 * math.pi * d / 5), math.sin(2 * math.pi * d / 5)) for d in G.nodes}
 
-fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), layout="constrained")
+fig, axes = plt.subplots(1, 3, figsize=(13, 3.0), layout="constrained")
 for ax, (name, (d2, d3)) in zip(axes, rows.items(), strict=True):
     M = rdp.Mechanism(G, [d1, d2, d3, d4, d5])
     report = rdp.verify(M, epsilon=eps)
     rdp.plot.draw_rainbow_graph(G, M, ax=ax, pos=positions)
     need = rdp.format_up(report.delta_required, 2)  # shown rounded up
-    verdict = "private" if report.is_private else f"needs δ = {need}"
+    verdict = "private" if report.is_private else rf"needs $\delta$ = {need}"
     ax.set_title(f"{name}: {verdict}")
     print(name, report)
 
@@ -40,7 +40,7 @@ for ax, (name, (d2, d3)) in zip(axes, rows.items(), strict=True):
 
 boundary = {(1, 2, 3): d4, (1, 3, 2): d5}  # rows over the outputs 1, 2, 3
 M = rdp.optimal_mechanism(G, epsilon=eps, boundary=boundary, order="outputs")
-fig, ax = plt.subplots(figsize=(4.6, 4.4), layout="constrained")
+fig, ax = plt.subplots(figsize=(6.8, 3.4), layout="constrained")
 rdp.plot.draw_rainbow_graph(G, M, ax=ax, pos=positions)
 ax.set_title("the optimum for a homogeneous condition")
 print(M.probabilities.round(3))

@@ -20,7 +20,7 @@ symmetric = modulo.optimal_pmf(n, epsilon=eps, delta=0.0, shifts=shifts, reading
 
 fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
 plot.plot_pmfs([paper, symmetric], labels=["paper reading (Lemma 4)", "symmetric reading"], ax=ax)
-ax.set_title("optimal modulo noise, n = 8, M = {1, 2, 3}, ε = 1.5")
+ax.set_title(r"optimal modulo noise, $n$ = 8, $M = \{1, 2, 3\}$, $\varepsilon$ = 1.5")
 for name, f in (("paper", paper), ("symmetric", symmetric)):
     print(
         name,

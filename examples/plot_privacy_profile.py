@@ -20,10 +20,10 @@ from rainbowdp import builders, noise
 
 G = builders.count_path(10)
 mechanisms = {
-    "geometric, clamped (ε = 1)": noise.geometric(G, epsilon=1.0, form="clamped"),
-    "geometric, truncated (ε = 1)": noise.geometric(G, epsilon=1.0, form="truncated"),
-    "discrete Gaussian, clamped (σ = 1)": noise.discrete_gaussian(G, sigma=1.0),
-    "exponential (ε = 1)": noise.exponential(G, epsilon=1.0),
+    r"geometric, clamped ($\varepsilon$ = 1)": noise.geometric(G, epsilon=1.0, form="clamped"),
+    r"geometric, truncated ($\varepsilon$ = 1)": noise.geometric(G, epsilon=1.0, form="truncated"),
+    r"discrete Gaussian, clamped ($\sigma$ = 1)": noise.discrete_gaussian(G, sigma=1.0),
+    r"exponential ($\varepsilon$ = 1)": noise.exponential(G, epsilon=1.0),
 }
 epsilons = np.linspace(0.0, 2.0, 81)
 

@@ -32,5 +32,12 @@ for i, (label, p) in enumerate(pmfs.items()):
 left.set_xlabel("noise z")
 left.set_ylabel("p(z)")
 left.legend()
-plot.plot_curves(epsilons, deltas, ax=right, xlabel="ε", ylabel="exact δ (2.19)", title=f"D = {D}")
+plot.plot_curves(
+    epsilons,
+    deltas,
+    ax=right,
+    xlabel=r"$\varepsilon$",
+    ylabel=r"exact $\delta$ (2.19)",
+    title=f"D = {D}",
+)
 right.set_yscale("log")

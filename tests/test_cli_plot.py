@@ -73,3 +73,30 @@ def test_plot_refusals_of_the_library_exit_2_with_one_line(capsys, tmp_path):
         assert err.startswith("rainbowdp: error: ") and needle in err
     code, _, err = run(capsys, "plot", str(path), "-o", str(tmp_path / "g.png"), "--dpi", "30")
     assert (code, err) == (0, "")  # the large mode draws it
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["plot", str(GRAPHS / "example1_cycle.json"), "--labels", "--rainbows"],
+        ["plot", str(GRAPHS / "example1_cycle.json"), "--mode", "large"],
+        ["profile", str(GRAPHS / "count_path.json")],
+    ],
+    ids=["plot-glyphs", "plot-large", "profile"],
+)
+def test_command_line_figures_pass_the_figure_checks(capsys, tmp_path, monkeypatch, argv):
+    from matplotlib.figure import Figure
+
+    from .figure_checks import check_figure
+
+    saved = []
+    original = Figure.savefig
+
+    def savefig(self, *args, **kwargs):
+        saved.append(self)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    code, _, err = run(capsys, *argv, "-o", str(tmp_path / "f.png"), "--dpi", "30")
+    assert (code, err) == (0, "") and len(saved) == 1
+    check_figure(saved[0])

@@ -87,23 +87,86 @@ def test_four_rainbows_get_four_distinct_colourblind_safe_colours():
         assert any(t.startswith(" > ".join(map(str, c)) + " · ") for t in texts), c
 
 
+# Colour-vision simulation (Machado, Oliveira & Fernandes 2009, severity 1, on linear sRGB)
+# and CIELAB (D65), written here independently of rainbowdp.plot.palette.
+_MACHADO = {
+    "normal": np.eye(3),
+    "deuteranopia": np.array(
+        [
+            [0.367322, 0.860646, -0.227968],
+            [0.280085, 0.672501, 0.047413],
+            [-0.01182, 0.04294, 0.968881],
+        ]
+    ),
+    "protanopia": np.array(
+        [
+            [0.152286, 1.052583, -0.204868],
+            [0.114503, 0.786281, 0.099216],
+            [-0.003882, -0.048116, 1.051998],
+        ]
+    ),
+}
+
+
+def _lab(colours, vision="normal"):
+    rgb = to_rgba_array(colours)[:, :3]
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    lin = np.clip(lin @ _MACHADO[vision].T, 0, 1)
+    m = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = lin @ m.T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], 1)
+
+
+def _delta_e(a, b, vision="normal"):
+    """Pairwise CIE76 distances (len(a), len(b)) as seen with ``vision``."""
+    la, lb = _lab(a, vision), _lab(b, vision)
+    return np.linalg.norm(la[:, None] - lb[None], axis=2)
+
+
+#: Every output colour a drawing may use: Okabe-Ito, the safe shades of colour-named outputs,
+#: the plain names kept without safe=True, and the colours beyond 8 outputs.
+_OUTPUTS = [
+    *OUTPUT_PALETTE,
+    *output_colors(["red", "green", "blue", "orange", "purple", "cyan", "yellow"], safe=True),
+    "red",
+    "green",
+    "blue",
+    *output_colors(range(20)),
+]
+
+
+@pytest.mark.parametrize("vision", ["normal", "deuteranopia", "protanopia"])
+def test_class_colours_are_never_confused_with_output_colours(vision):
+    # the reported case: outputs named red, green, blue; under deuteranopia the old rose class
+    # (#CC6677) was within a few units of the output "green" (#009E73)
+    classes = class_colors(40)
+    gap = _delta_e(classes, _OUTPUTS, vision).min()
+    assert gap >= 20.0, f"a class colour is {gap:.1f} CIELAB units from an output colour"
+
+
+def test_the_reported_confusion_is_caught_by_the_simulation():
+    # the old class rose #CC6677 and the output green #009E73: far apart with normal vision,
+    # about 5 CIELAB units apart under deuteranopia
+    assert _delta_e(["#CC6677"], ["#009E73"])[0, 0] > 20.0
+    assert _delta_e(["#CC6677"], ["#009E73"], "deuteranopia")[0, 0] < 10.0
+
+
 def test_class_colours_beyond_the_palette_stay_distinct_and_adjacent_ones_differ():
     assert class_colors(9) == list(CLASS_PALETTE)
-    many = np.array(class_colors(60))[:, :3]
-    assert len({tuple(c) for c in many}) == 60
-    # consecutive class ids (adjacent nodes of a path) are far apart in the colormap
-    assert np.linalg.norm(np.diff(many, axis=0), axis=1).min() > 0.15
-
-
-def test_output_colours():
-    assert output_colors(["blue", "red", "green"]) == ["blue", "red", "green"]
-    assert output_colors(["blue", "red", "green"], safe=True) == ["#0072B2", "#D55E00", "#009E73"]
-    assert output_colors(["navy", "red"], safe=True) == ["navy", "#D55E00"]
-    assert output_colors(range(8)) == list(OUTPUT_PALETTE)
-    many = output_colors(range(20))
-    assert len(set(many)) == 20
-    # outputs and classes never share a palette colour
-    assert not set(OUTPUT_PALETTE) & set(CLASS_PALETTE)
+    many = class_colors(60)
+    assert len(set(many)) == 60
+    # consecutive class ids (adjacent nodes of a path) differ visibly
+    lab = _lab(many)
+    assert np.linalg.norm(np.diff(lab, axis=0), axis=1).min() > 5.0
+    # the first 9 differ from each other, also for red-green colour-blind readers
+    for vision in _MACHADO:
+        d = _delta_e(CLASS_PALETTE, CLASS_PALETTE, vision) + 1e3 * np.eye(9)
+        assert d.min() > 9.0, vision
+    # pale tints: lighter than every Okabe-Ito output but yellow
+    assert _lab(CLASS_PALETTE)[:, 0].min() > 70.0
+    with pytest.raises(ParameterError, match="n"):
+        class_colors(-1)
 
 
 def test_rainbow_label_truncates_long_orders():
@@ -323,9 +386,13 @@ def test_hundred_thousand_nodes_draw_in_seconds():
     fig = draw_rainbow_graph(G, M)
     fig.savefig(io.BytesIO(), format="png", dpi=30)
     assert time.perf_counter() - t0 < 60.0  # about 4 s on a shared 2-core machine
-    nodes = _collection(fig, "rainbow-classes")
+    # disks far below MIN_DOT_DISK points: each coloured by its most likely output (its top
+    # choice here, P = 0.6), with the borders of the four classes drawn
+    nodes = _collection(fig, "most-likely-output")
     assert len(nodes.get_offsets()) == G.n_nodes
-    assert len({tuple(c) for c in nodes.get_facecolors()}) == 4
+    top = to_rgba_array(output_colors(G.outputs, safe=True))[G.order[:, 0]]
+    assert np.allclose(nodes.get_facecolors(), top)
+    assert len(_collection(fig, "class-borders").get_segments()) > 0
     assert f"edges not drawn ({G.n_edges} > {EDGE_LIMIT})" in _legend_texts(fig)
     assert G._nx is None  # the layout never built a networkx graph
 

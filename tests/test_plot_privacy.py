@@ -31,6 +31,7 @@ from rainbowdp.plot._heatmap import _ordinal
 from rainbowdp.plot._noise import TAIL_MASS
 from rainbowdp.plot._profile import (
     DEFAULT_EPSILON_MAX,
+    DELTA_FLOOR,
     GRID_MARGIN,
     default_grid,
     verdict_text,
@@ -65,15 +66,37 @@ def test_profile_data_are_the_verifier_profile(count_mech, binary_mech):
     ax = fig.axes[0]
     assert ax.get_yscale() == "log"
     lines = _lines(fig, "privacy_profile")
-    assert [ln.get_label().split(" (")[0] for ln in lines] == ["count", "binary"]
+    assert [ln.get_label().split(": ")[0] for ln in lines] == ["count", "binary"]
     for ln, m in zip(lines, (count_mech, binary_mech), strict=True):
         x, y = np.asarray(ln.get_xdata()), np.asarray(ln.get_ydata())
         assert np.array_equal(y, rdp.privacy_profile(m, x))
-    # default grid: from 0 to GRID_MARGIN x the largest epsilon with delta = 0, those included
+    # default grid: from 0 to GRID_MARGIN x the largest epsilon from which delta <= the floor,
+    # with the epsilons where delta reaches 0 up to there
+    ends = [rdp.epsilon_for_delta(m, DELTA_FLOOR) for m in (count_mech, binary_mech)]
     e0 = [rdp.epsilon_for_delta(m, 0.0) for m in (count_mech, binary_mech)]
     x = np.asarray(lines[0].get_xdata())
-    assert x[0] == 0 and x[-1] == pytest.approx(GRID_MARGIN * max(e0)) and set(e0) <= set(x)
+    assert x[0] == 0 and x[-1] == pytest.approx(GRID_MARGIN * max(ends))
+    assert {e for e in e0 if e <= x[-1]} <= set(x)
     assert np.all(np.diff(x) > 0)
+    # every profile has fallen to the floor before the grid ends
+    assert all(rdp.privacy_profile(m, [x[-1]])[0] <= DELTA_FLOOR for m in (count_mech, binary_mech))
+
+
+def test_profile_grid_stops_where_the_curves_reach_the_floor():
+    # the clamped discrete Gaussian reaches delta = 0 only near epsilon = 9.5 on counts 0..10;
+    # with a floor of 1e-6 the grid stops at 1.25 x the proved epsilon(1e-6), well before
+    G = count_path(10)
+    gauss = noise.discrete_gaussian(G, sigma=1.0)
+    geo = noise.geometric(G, epsilon=1.0)
+    fig = plot_privacy_profile({"g": gauss, "geo": geo}, delta_floor=1e-6)
+    x = np.asarray(_lines(fig, "privacy_profile")[0].get_xdata())
+    end = rdp.epsilon_for_delta(gauss, 1e-6)
+    assert x[-1] == pytest.approx(GRID_MARGIN * end)
+    assert x[-1] < rdp.epsilon_for_delta(gauss, 0.0)
+    assert fig.axes[0].get_ylim()[0] == pytest.approx(1e-6)  # the log axis stops at the floor
+    for bad in (0.0, 1.0, -1e-3):
+        with pytest.raises(ParameterError, match="delta_floor"):
+            plot_privacy_profile(gauss, delta_floor=bad)
 
 
 def test_profile_zero_delta_is_shown_not_hidden(count_mech):
@@ -81,11 +104,11 @@ def test_profile_zero_delta_is_shown_not_hidden(count_mech):
     fig = plot_privacy_profile(count_mech, [0.0, 0.3, e0, 1.0])
     (line,) = _lines(fig, "privacy_profile")
     assert np.count_nonzero(np.asarray(line.get_ydata()) == 0) == 2  # kept in the data
-    shown = line.get_label().split("≥ ")[1].rstrip(")")
+    shown = line.get_label().split(r"\geq$ ")[1]
     assert float(shown) >= e0  # the threshold is rounded up, never down
     (bar,) = _lines(fig, "zero_delta")
     assert bar.get_xdata()[0] == e0 and bar.get_xdata()[-1] == 1.0
-    assert any("δ = 0" in t.get_text() for t in fig.axes[0].get_legend().get_texts())
+    assert any(r"$\delta = 0$" in t.get_text() for t in fig.axes[0].get_legend().get_texts())
     # linear axis: zeros are drawn as they are, no bar
     fig = plot_privacy_profile(count_mech, [0.0, 0.3, e0, 1.0], logy=False)
     assert fig.axes[0].get_yscale() == "linear" and not _lines(fig, "zero_delta")
@@ -98,7 +121,7 @@ def test_profile_of_a_pair_and_infinite_epsilon():
     (line,) = _lines(fig, "privacy_profile")
     expected = [max(rdp.hockey_stick(p, q, e), rdp.hockey_stick(q, p, e)) for e in eps]
     assert np.asarray(line.get_ydata()).tolist() == expected
-    assert "δ > 0 at every ε" in line.get_label()
+    assert r"$\delta > 0$ at every $\varepsilon$" in line.get_label()
     # no finite epsilon with delta = 0: the default grid is fixed
     fig = plot_privacy_profile((p, q))
     assert _lines(fig, "privacy_profile")[0].get_xdata()[-1] == DEFAULT_EPSILON_MAX
@@ -209,7 +232,7 @@ def test_profile_target_is_written_exactly_and_verdict_agrees(count_mech):
     for target in (d, np.nextafter(d, 1.0), np.nextafter(d, 0.0)):
         fig = plot_privacy_profile(count_mech, [0.0, 0.5, 1.0], target=(0.5, target))
         (star,) = _lines(fig, "target")
-        assert star.get_label() == f"target (ε, δ) = (0.5, {float(target)!r})"
+        assert star.get_label() == rf"target $(\varepsilon, \delta)$ = (0.5, {float(target)!r})"
         (mark,) = [ln for ln in fig.axes[0].lines if str(ln.get_gid()).startswith("verdict")]
         _check_verdict(mark.get_label(), d, float(target))
 
@@ -411,7 +434,7 @@ def test_plot_tradeoff_writes_delta_rounded_up():
         {"rr": lambda e: noise.randomized_response(G, epsilon=e)}, [1.0], delta=delta
     )
     label = plot_tradeoff(s, x="proved_epsilon").axes[0].get_xlabel()
-    shown = re.search(r"δ = (\S+) ", label).group(1)
+    shown = re.search(r"\$\\delta\$ = (\S+) ", label).group(1)
     assert Decimal(shown) >= Decimal(delta) and shown == rdp.format_up(delta)
 
 

@@ -5,7 +5,9 @@ function draws on ``ax`` when given (else on a new :class:`matplotlib.figure.Fig
 without pyplot, so it needs no closing) and returns the Figure; save it with
 ``fig.savefig("out.png")``. Nothing calls ``plt.show()``.
 
-Modules: ``_style`` (axes, colour-blind-safe palettes, legend text), ``_graph`` (rainbow graphs:
+Modules: ``palette`` (public: the one palette of every figure: output colours, rainbow-class
+colours that are never confused with them, and series styles), ``_style`` (axes, legends
+outside the axes with wrapped text, style overrides, legend text), ``_graph`` (rainbow graphs:
 one colour per rainbow class, full-order rings, the mechanism at each node, labels, boundary
 marks, arrows for the arcs of a directed graph), ``_large`` (layouts that scale and the
 size-aware mode for hundreds to 10^5 nodes), ``_curves`` (line mechanisms, PMFs and labelled
@@ -18,15 +20,24 @@ from ._curves import plot_curves, plot_joint_pmf, plot_line_mechanism, plot_pmfs
 from ._graph import draw_rainbow_graph
 from ._heatmap import plot_mechanism_heatmap
 from ._noise import plot_noise_cdf, plot_noise_pmf
-from ._profile import default_grid, plot_privacy_profile, zero_delta_epsilons
-from ._style import class_colors, output_colors, rainbow_label
+from ._profile import (
+    DELTA_FLOOR,
+    default_grid,
+    floor_epsilons,
+    plot_privacy_profile,
+    zero_delta_epsilons,
+)
+from ._style import rainbow_label
 from ._tradeoff import TradeoffSweep, plot_tradeoff, tradeoff_sweep
+from .palette import class_colors, output_colors, series_styles
 
 __all__ = [
+    "DELTA_FLOOR",
     "TradeoffSweep",
     "class_colors",
     "default_grid",
     "draw_rainbow_graph",
+    "floor_epsilons",
     "output_colors",
     "plot_curves",
     "plot_joint_pmf",
@@ -38,6 +49,7 @@ __all__ = [
     "plot_privacy_profile",
     "plot_tradeoff",
     "rainbow_label",
+    "series_styles",
     "tradeoff_sweep",
     "zero_delta_epsilons",
 ]

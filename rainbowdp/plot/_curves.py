@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from .._format import format_up
 from .._validation import check_delta, check_epsilon, check_int, check_probability_vector
 from ..exceptions import ParameterError
 from ..optimal import TAU_INFINITY, Variant, line_mechanism, prefix_sums_closed_form, tau
-from ._style import figure_and_axes, output_colors
+from ._style import figure_and_axes, legend_outside, resolve_styles, series_styles
+from .palette import LINE_STYLES
 
 __all__ = ["plot_curves", "plot_joint_pmf", "plot_line_mechanism", "plot_pmfs"]
 
@@ -84,11 +84,13 @@ def plot_line_mechanism(
     curves = np.diff(s, axis=1, prepend=0.0)
     taus = tau(arr, eps, dlt, variant=variant)
     fig, ax = figure_and_axes(ax, (7.0, 4.2))
-    colors = output_colors(range(q))
+    looks = series_styles(q)
+    colors = [look["color"] for look in looks]
     t_int = np.arange(n + 1)
     for k in range(q):
-        ax.plot(grid, curves[:, k], color=colors[k], lw=1.5, label=labels[k])
-        ax.plot(t_int, rows[:, k], "o", color=colors[k], ms=2.5)
+        look = {key: v for key, v in looks[k].items() if key not in ("marker", "markevery")}
+        ax.plot(grid, curves[:, k], lw=1.5, label=labels[k], **look)
+        ax.plot(t_int, rows[:, k], looks[k]["marker"], color=colors[k], ms=3)
         if taus[k] != TAU_INFINITY and taus[k] <= n:
             ax.axvline(float(taus[k]), color=colors[k], ls=":", lw=1.0)
             ax.annotate(
@@ -106,14 +108,20 @@ def plot_line_mechanism(
     ax.set_xlim(0, n)
     ax.set_ylim(0, 1)
     ax.set_title(
-        rf"optimal $(\varepsilon, \delta) = ({format_up(eps, 4)}, {format_up(dlt, 4)})$ "
+        rf"optimal $(\varepsilon, \delta) = ({eps:g}, {dlt:g})$ "
         "line mechanism" + (" (printed operator)" if variant == "paper" else "")
     )
-    ax.legend(loc="center right", fontsize=8)
+    legend_outside(ax)
     return fig
 
 
-def plot_pmfs(pmfs: Any, *, labels: Sequence[str] | None = None, ax: Any = None) -> Any:
+def plot_pmfs(
+    pmfs: Any,
+    *,
+    labels: Sequence[str] | None = None,
+    ax: Any = None,
+    styles: Sequence[Mapping[str, Any]] | None = None,
+) -> Any:
     r"""Grouped bars of one or more noise PMFs f(η), η = 0..n (e.g. Kadam et al., Figs. 9–10).
 
     Parameters
@@ -121,19 +129,24 @@ def plot_pmfs(pmfs: Any, *, labels: Sequence[str] | None = None, ax: Any = None)
     pmfs : array_like, shape (k, n + 1) or (n + 1,)
         One PMF per row.
     labels : sequence of str, optional
-        One legend entry per PMF.
+        One legend entry per PMF (the legend sits outside the axes, to the right).
     ax : matplotlib.axes.Axes, optional
+    styles : sequence of dict, optional
+        Per PMF, ``color`` and optionally ``hatch`` of its bars (default: the colours of
+        :func:`rainbowdp.plot.series_styles`, and a hatch per PMF after the first, so bars stay
+        apart in grey print).
 
     Returns
     -------
     matplotlib.figure.Figure
+        Bar *i* of PMF *j* is centred within 0.4 of η = i (the x ticks are the η themselves).
 
     Examples
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> plot_pmfs([[0.5, 0.3, 0.2], [0.6, 0.3, 0.1]], labels=["a", "b"]).axes[0].get_xlabel()
-    'noise eta'
+    'noise $\\eta$'
     """
     p = np.atleast_2d(np.asarray(pmfs, dtype=float))
     if p.ndim != 2 or not np.all(np.isfinite(p)):
@@ -141,23 +154,31 @@ def plot_pmfs(pmfs: Any, *, labels: Sequence[str] | None = None, ax: Any = None)
     k, size = p.shape
     if labels is not None and len(labels) != k:
         raise ParameterError(f"`labels` must have {k} entries, got {len(labels)}.")
+    given = styles is not None
+    looks = resolve_styles(styles, k)
     fig, ax = figure_and_axes(ax, (6.0, 3.2))
     width = 0.8 / k
     eta = np.arange(size)
     for i in range(k):
+        hatch = looks[i].get("hatch", None if given else _HATCHES[i % len(_HATCHES)])
         ax.bar(
             eta + (i - (k - 1) / 2) * width,
             p[i],
             width=width,
             label=None if labels is None else labels[i],
+            color=looks[i].get("color"),
+            hatch=hatch,
             edgecolor="black",
             linewidth=0.4,
         )
     ax.set_xticks(eta)
-    ax.set_xlabel("noise eta")
-    ax.set_ylabel("f(eta)")
+    if size > 25:  # label every few ticks so that labels never overlap
+        step = -(-size // 20)
+        ax.set_xticks(eta[::step])
+    ax.set_xlabel(r"noise $\eta$")
+    ax.set_ylabel(r"$f(\eta)$")
     if labels is not None:
-        ax.legend(fontsize=8)
+        legend_outside(ax)
     return fig
 
 
@@ -170,17 +191,22 @@ def plot_joint_pmf(pmf: Any, *, ax: Any = None) -> Any:
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> plot_joint_pmf([[0.7, 0.1], [0.1, 0.1]]).axes[0].get_xlabel()
-    'eta_2'
+    '$\\eta_2$'
     """
     p = np.asarray(pmf, dtype=float)
     if p.ndim != 2 or not np.all(np.isfinite(p)):
         raise ParameterError(f"`pmf` must be a finite 2-D array, got shape {p.shape}.")
     fig, ax = figure_and_axes(ax, (4.2, 3.6))
     im = ax.imshow(p, cmap="viridis", origin="upper")
+    light = im.norm(p) > 0.6  # viridis is pale above 0.6: write on it in black
     for (i, j), v in np.ndenumerate(p):
-        ax.text(j, i, f"{v:.4f}", ha="center", va="center", fontsize=6, color="white")
-    ax.set_xlabel("eta_2")
-    ax.set_ylabel("eta_1")
+        color = "black" if light[i, j] else "white"
+        ax.text(j, i, f"{v:.4f}", ha="center", va="center", fontsize=6, color=color)
+    for axis, size in ((ax.xaxis, p.shape[1]), (ax.yaxis, p.shape[0])):
+        step = -(-size // 12)
+        axis.set_ticks(np.arange(0, size, step))
+    ax.set_xlabel(r"$\eta_2$")
+    ax.set_ylabel(r"$\eta_1$")
     fig.colorbar(im, ax=ax, shrink=0.8)
     return fig
 
@@ -194,14 +220,19 @@ def plot_curves(
     xlabel: str | None = None,
     ylabel: str | None = None,
     title: str | None = None,
+    styles: Mapping[str, Mapping[str, Any]] | Sequence[Mapping[str, Any]] | None = None,
 ) -> Any:
     r"""Curves sharing one x grid, one per labelled series (e.g. Kadam et al., Figs. 5-7, 11,
     12).
 
-    A series whose label contains "optimal" is drawn thick and black, one containing
-    "clamped" or "truncated" dashed, one containing "unclamped" dotted; series whose labels
-    agree up to the first comma ("geometric, clamped" and "geometric, modular") share a
-    colour. NaN values leave gaps.
+    Default styles (:func:`rainbowdp.plot.series_styles`): a series whose label contains
+    "optimal" is drawn thick, black and without markers; series whose labels agree up to the
+    first comma ("geometric, clamped" and "geometric, modular") are one family and share a
+    colour and a marker; within a family, "clamped" or "truncated" is dashed, "unclamped"
+    dotted, other members solid, and members that would share a line style get the next free
+    one, so no two series look alike; members after the first have hollow markers. Markers are
+    spread along each curve, staggered by series, so coinciding curves stay visible. NaN values
+    leave gaps. The legend sits outside the axes.
 
     Parameters
     ----------
@@ -214,6 +245,9 @@ def plot_curves(
         Draw steps (``where="post"``) instead of straight segments, for piecewise-constant
         curves such as a PDP leakage.
     xlabel, ylabel, title : str, optional
+    styles : mapping or sequence of dict, optional
+        ``ax.plot`` keywords per series, by label (series not named keep their default style)
+        or in order (one per series); they replace the default style of that series.
 
     Returns
     -------
@@ -222,7 +256,8 @@ def plot_curves(
     Raises
     ------
     ValueError
-        If ``x`` is not a finite 1-D grid or a series has another length.
+        If ``x`` is not a finite 1-D grid, a series has another length, or ``styles`` names
+        a series that does not exist or has too few entries.
 
     Examples
     --------
@@ -237,29 +272,30 @@ def plot_curves(
         raise ParameterError(f"`x` must be a finite non-empty 1-D grid, got shape {xs.shape}.")
     if not isinstance(series, Mapping):
         raise ParameterError(f"`series` must map labels to arrays, got series={series!r}.")
+    names = [str(k) for k in series]
+    looks = _curve_styles(names)
+    if isinstance(styles, Mapping):
+        unknown = [k for k in styles if str(k) not in names]
+        if unknown:
+            raise ParameterError(
+                f"`styles` names series that do not exist: {unknown!r} (series: {names!r})."
+            )
+        for k, look in styles.items():
+            looks[names.index(str(k))] = dict(resolve_styles([look], 1, f"styles[{k!r}]")[0])
+    elif styles is not None:
+        looks = resolve_styles(styles, len(names))
     fig, ax = figure_and_axes(ax, (6.0, 3.8))
-    families = list(dict.fromkeys(str(k).split(",")[0] for k in series if "optimal" not in str(k)))
-    palette = output_colors(families)
-    colour = dict(zip(families, palette, strict=True))
-    for label, values in series.items():
+    for (label, values), text, style in zip(series.items(), names, looks, strict=True):
         y = np.asarray(values, dtype=float)
         if y.shape != xs.shape:
             raise ParameterError(
                 f"`series` entry {label!r} must have {xs.size} values (one per x), got shape "
                 f"{y.shape}."
             )
-        text = str(label)
-        style: dict[str, Any] = {"lw": 1.3, "color": colour.get(text.split(",")[0])}
-        if "optimal" in text:
-            style = {"lw": 2.2, "color": "black"}
-        elif "unclamped" in text:
-            style["ls"] = ":"
-        elif "clamped" in text or "truncated" in text:
-            style["ls"] = "--"
         if step:
             ax.step(xs, y, where="post", label=text, **style)
         else:
-            ax.plot(xs, y, marker="o", ms=2.5, label=text, **style)
+            ax.plot(xs, y, label=text, **style)
     if xlabel is not None:
         ax.set_xlabel(xlabel)
     if ylabel is not None:
@@ -267,5 +303,40 @@ def plot_curves(
     if title is not None:
         ax.set_title(title)
     if series:
-        ax.legend(fontsize=7)
+        legend_outside(ax)
     return fig
+
+
+#: Hatches of the bars of the second, third, ... PMF of :func:`plot_pmfs`.
+_HATCHES = (None, "//", "..", "xx", "\\\\", "oo")
+
+
+def _curve_styles(names: list[str]) -> list[dict[str, Any]]:
+    """The default styles of :func:`plot_curves` (see there)."""
+    families = list(dict.fromkeys(t.split(",")[0] for t in names if "optimal" not in t))
+    base = dict(zip(families, series_styles(len(families)), strict=True))
+    used: dict[str, set] = {f: set() for f in [*families, "optimal"]}
+    looks: list[dict[str, Any]] = []
+    for i, text in enumerate(names):
+        if "optimal" in text:
+            free = [s for s in LINE_STYLES if s not in used["optimal"]] or ["-"]
+            used["optimal"].add(free[0])
+            looks.append({"color": "black", "lw": 2.4, "linestyle": free[0], "zorder": 3})
+            continue
+        family = text.split(",")[0]
+        look = {**base[family], "lw": 1.3}
+        if used[family]:  # a second member: hollow markers at other places along the curve
+            look["markerfacecolor"] = "white"
+        start, every = look["markevery"]
+        look["markevery"] = (round((start + every * ((i * 0.382) % 1.0)) % every, 4), every)
+        if "unclamped" in text:
+            wanted = ":"
+        elif "clamped" in text or "truncated" in text:
+            wanted = "--"
+        else:
+            wanted = "-"
+        free = [s for s in (wanted, *LINE_STYLES) if s not in used[family]]
+        look["linestyle"] = free[0] if free else wanted
+        used[family].add(look["linestyle"])
+        looks.append(look)
+    return looks

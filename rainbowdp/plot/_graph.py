@@ -17,8 +17,11 @@ The rules (docs/drawing.md has the user's version):
   rest). Boundary nodes (:math:`\partial B^c` of Definition 5, and declared ones) have a black
   outline.
 * **large** (``mode="large"``): no per-node glyphs; disks coloured by class, a centre dot in
-  the colour of the node's most likely output, thin transparent edges (none above
-  :data:`~rainbowdp.plot._large.EDGE_LIMIT`).
+  the colour of the node's most likely output (or, with ``rainbows=True`` and no mechanism,
+  its most preferred one), thin transparent edges (none above
+  :data:`~rainbowdp.plot._large.EDGE_LIMIT`). When the disks are too small for a dot (a
+  :math:`10^5`-node grid), the disks take the output colour and the rainbow classes are drawn
+  as black borders, so the mechanism stays visible.
 * **directed graphs** (:attr:`RainbowGraph.directed`, e.g. an add-only neighbour relation):
   in glyph mode each arc ``u -> v`` is an arrow from disk rim to disk rim, and a pair of
   opposite arcs is one double-headed arrow (one arrow per pair of nodes; above
@@ -29,7 +32,9 @@ The rules (docs/drawing.md has the user's version):
   (:func:`rainbowdp.plot._large.radii`), so disks never overlap.
 * **labels** sit beside their node, in whichever of 8 directions leaves the label box farthest
   from the other disks.
-* **layouts** (``layout="auto"``): a path on a (serpentine) line, a cycle on a circle in cycle
+* **layouts** (``layout="auto"``): the nodes' own coordinates when they have them (a
+  ``"pos"`` attribute, or (x, y) nodes such as those of ``networkx.grid_2d_graph``, drawn with
+  their aspect kept), else a path on a (serpentine) line, a cycle on a circle in cycle
   order, other graphs of at most 100 nodes with Kamada-Kawai (spring if disconnected), larger
   ones with pivot MDS (:mod:`rainbowdp.plot._large`), which scales to :math:`10^5` nodes and
   more.
@@ -47,13 +52,13 @@ from ..exceptions import ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism, check_mechanism
 from . import _large
-from ._style import class_colors, class_labels, figure_and_axes, output_colors
+from ._style import class_colors, class_labels, output_colors
 
 __all__ = ["draw_rainbow_graph"]
 
 _NX_LAYOUTS = ("spring", "kamada_kawai", "circular", "spectral", "shell")
 #: Accepted ``layout`` values.
-LAYOUTS = ("auto", "line", "pivot_mds", *_NX_LAYOUTS)
+LAYOUTS = ("auto", "coordinates", "line", "pivot_mds", *_NX_LAYOUTS)
 #: Accepted ``mode`` values.
 MODES = ("auto", "glyphs", "large")
 #: ``mode="auto"`` draws glyphs up to this many nodes, the large mode above.
@@ -98,16 +103,23 @@ def draw_rainbow_graph(
     G : RainbowGraph
         The graph.
     mechanism : Mechanism, optional
-        A mechanism on ``G``: a pie per node in glyph mode, the most likely output per node in
-        large mode.
+        A mechanism on ``G``: a pie per node in glyph mode; in large mode the most likely
+        output per node, as a centre dot in the class disk, or, when disks are smaller than
+        :data:`~rainbowdp.plot._large.MIN_DOT_DISK` points, as the disk's colour (the rainbow
+        classes are then drawn as black borders).
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on (default: a new Figure, sized to the layout, legend on the right).
+        Axes to draw on (default: a new Figure, sized to the layout's aspect with the title
+        above and the legend on the right, nothing cut).
     pos : mapping node -> (x, y) or array_like, shape (N, 2), optional
         Node positions (an array in node order); default from ``layout``.
     layout : str, default "auto"
-        Layout used when ``pos`` is not given: one of "auto", "line", "pivot_mds", "spring",
-        "kamada_kawai", "circular", "spectral", "shell". "auto": a path on a line, a cycle on a
-        circle, up to 100 nodes Kamada-Kawai (spring when disconnected), else "pivot_mds". "line":
+        Layout used when ``pos`` is not given: one of "auto", "coordinates", "line",
+        "pivot_mds", "spring", "kamada_kawai", "circular", "spectral", "shell". "coordinates":
+        the nodes' own coordinates (a ``"pos"`` attribute on every node, or nodes that are
+        (x, y) pairs such as those of ``networkx.grid_2d_graph``, see
+        :func:`rainbowdp.plot._large.coordinate_positions`). "auto": the nodes' coordinates if
+        they have them, else a path on a line, a cycle on a circle, up to 100 nodes
+        Kamada-Kawai (spring when disconnected), else "pivot_mds". "line":
         along the path (other graphs: in node order), in serpentine rows when longer than 40
         nodes. "pivot_mds": fast, for any size. The others are networkx's layouts (refused
         above 5000 nodes).
@@ -118,8 +130,8 @@ def draw_rainbow_graph(
         nodes it names. Labels sit beside the node, away from its neighbours.
     rainbows : bool, default False
         Glyph mode: show each node's whole preference order as concentric rings in the output
-        colours, outermost = most preferred. Ignored in large mode, whose legend spells the
-        orders.
+        colours, outermost = most preferred. Large mode without a mechanism: show each node's
+        most preferred output (as the mechanism's most likely output is shown).
     mode : {"auto", "glyphs", "large"}, default "auto"
         "glyphs" draws pies and rings per node (at most 2000 nodes); "large" draws disks only
         (any size); "auto" picks glyphs up to 200 nodes.
@@ -131,7 +143,9 @@ def draw_rainbow_graph(
     matplotlib.figure.Figure
         The figure of ``ax`` (or a new one). The class disks are the collection with gid
         ``"rainbow-classes"``; pies ``"mechanism"``, rings ``"rainbows"``, most-likely-output
-        dots ``"most-likely-output"``. The edges of an undirected graph are the collection
+        dots ``"most-likely-output"``. In large mode with disks too small for dots, the disks
+        themselves, in the output colours, are ``"most-likely-output"`` and the borders between
+        classes ``"class-borders"``. The edges of an undirected graph are the collection
         ``"edges"``. For a directed graph (:attr:`RainbowGraph.directed`) glyph mode draws one
         :class:`~matplotlib.patches.FancyArrowPatch` of gid ``"arc"`` per pair of nodes joined
         by an arc (double-headed when both arcs are there), from rim to rim; large mode (or
@@ -189,7 +203,40 @@ def draw_rainbow_graph(
 
     pad = float(radius.max()) * (3.2 if text else 1.3)
     lo, hi = xy.min(axis=0) - pad, xy.max(axis=0) + pad
-    handles = _legend_handles(G, cls_colors, out_colors, glyphs, probabilities, rainbows)
+    span = np.maximum(hi - lo, 1e-12)
+    own = ax is None
+    if own:
+        from matplotlib.figure import Figure
+
+        data_w, data_h = _data_size(span)
+        fig = Figure(figsize=(data_w, data_h))
+        ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    else:
+        fig = ax.figure
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_aspect("equal")
+    ax.set_anchor("NW" if own else "N")  # given axes: centred in their slot, as the title
+    ax.set_axis_off()
+    links = "arcs" if G.directed else "edges"
+    ax.set_title(
+        f"rainbow graph: {n} nodes, {G.n_edges} {links}, {G.rainbow_table.shape[0]} rainbows",
+        fontsize=10,
+    )
+    ppd = min(data_w / span[0], data_h / span[1]) * 72.0 if own else _points_per_unit(ax)
+    top = None
+    if not glyphs:
+        if probabilities is not None:
+            top = np.argmax(probabilities, axis=1)
+        elif rainbows:
+            top = G.order[:, 0]
+    fill = top is not None and _large.large_fill(True, 2.0 * float(np.median(radius)) * ppd)
+    shows = None
+    if not glyphs and top is not None:
+        shows = "most likely output" if probabilities is not None else "most preferred output"
+    handles = _legend_handles(
+        G, cls_colors, out_colors, glyphs, probabilities, rainbows, shows, fill
+    )
     pairs, both = _node_pairs(G)
     arrows = G.directed and glyphs and pairs.shape[0] <= MAX_ARROWS
     if arrows and pairs.shape[0]:
@@ -198,26 +245,14 @@ def draw_rainbow_graph(
             handles.append(_note("double arrow: arcs both ways"))
     elif G.directed and pairs.shape[0] and (glyphs or G.n_edges <= _large.EDGE_LIMIT):
         handles.append(_note("directed: arcs drawn as lines"))
-    if ax is None:
-        chars = max((len(h.get_label()) for h in handles), default=0) if legend else 0
-        fig, ax = figure_and_axes(None, _figsize(hi - lo, len(handles) if legend else 0, chars))
-        ax.set_anchor("NW")
-    else:
-        fig = ax.figure
-    ax.set_xlim(lo[0], hi[0])
-    ax.set_ylim(lo[1], hi[1])
-    ax.set_aspect("equal")
-    ax.set_axis_off()
-    links = "arcs" if G.directed else "edges"
-    ax.set_title(
-        f"rainbow graph: {n} nodes, {G.n_edges} {links}, {G.rainbow_table.shape[0]} rainbows",
-        fontsize=10,
-    )
     if not glyphs and G.n_edges > _large.EDGE_LIMIT:
         handles.append(_note(f"edges not drawn ({G.n_edges} > {_large.EDGE_LIMIT})"))
-    if legend:
-        _legend(ax, handles)
-    ppd = _points_per_unit(ax)
+    leg = _legend(ax, handles) if legend else None
+    if own:
+        _place(fig, ax, leg, data_w, data_h)
+        ppd = min(data_w / span[0], data_h / span[1]) * 72.0
+    else:
+        ppd = _points_per_unit(ax)
     if glyphs:
         if arrows:
             _arc_arrows(ax, xy, radius, pairs, both, float(np.median(radius)) * ppd)
@@ -225,14 +260,29 @@ def draw_rainbow_graph(
             _edge_lines(ax, xy, pairs)
         _draw_glyphs(ax, G, probabilities, xy, radius, cls_colors, out_colors, rainbows, ppd)
     else:
-        dots = _large.draw_large(ax, G, probabilities, xy, radius, cls_colors, out_colors, ppd)
-        if legend and probabilities is not None and not dots:  # output colours unused
-            handles = [h for h in handles if not str(h.get_gid()).startswith("output")]
-            limit = _large.MIN_DOT_DISK
-            _legend(ax, [*handles, _note(f"most likely output not shown (disks < {limit:g} pt)")])
+        _large.draw_large(ax, G, top, xy, radius, cls_colors, out_colors, ppd)
     if text:
         _draw_labels(ax, G, xy, radius, text, ppd)
     return fig
+
+
+def _place(fig: Any, ax: Any, leg: Any, data_w: float, data_h: float) -> None:
+    """Size a figure of our own to its contents: the data area ``data_w`` x ``data_h`` inches
+    at the top left, the title above it, the legend to its right, nothing cut."""
+    dpi = fig.dpi
+    pad, gap = 0.08, 0.12
+    title = ax.title.get_window_extent()
+    title_w, title_h = title.width / dpi, title.height / dpi + 0.12
+    leg_w = leg_h = 0.0
+    if leg is not None:
+        box = leg.get_window_extent()
+        leg_w, leg_h = box.width / dpi + gap, box.height / dpi
+    left = pad + max(0.0, (title_w - data_w) / 2)
+    width = left + data_w + max(leg_w, left - pad) + pad
+    height = pad + title_h + max(data_h, leg_h) + pad
+    fig.set_size_inches(width, height)
+    bottom = height - pad - title_h - data_h
+    ax.set_position((left / width, bottom / height, data_w / width, data_h / height))
 
 
 def _note(label: str) -> Any:
@@ -326,7 +376,16 @@ def _layout(G: RainbowGraph, layout: str, seed: int) -> np.ndarray:
 
     adj = G.adjacency
     n = G.n_nodes
-    if layout == "auto":
+    if layout in ("auto", "coordinates"):
+        xy = _large.coordinate_positions(G)
+        if xy is not None:
+            return xy
+        if layout == "coordinates":
+            raise ParameterError(
+                "`layout` 'coordinates' needs a 'pos' (x, y) attribute on every node, or nodes "
+                "that are (x, y) pairs joined by edges of about equal length; got "
+                f"layout='coordinates' for nodes such as {G.nodes[0]!r}."
+            )
         order = _large.path_order(adj)
         if order is not None:
             return _large.line_positions(order)
@@ -358,19 +417,14 @@ def _layout(G: RainbowGraph, layout: str, seed: int) -> np.ndarray:
     return np.array([pos[d] for d in G.nodes], dtype=float).reshape(n, 2)
 
 
-def _figsize(span: np.ndarray, legend_rows: int, legend_chars: int) -> tuple[float, float]:
-    """Size of a new figure: the data at most 6 in on its long side, plus the legend's room."""
+def _data_size(span: np.ndarray) -> tuple[float, float]:
+    """Width and height (inches) of the data area of a new figure: the layout's aspect, at most
+    6 in on its long side (9 in for a long row)."""
     aspect = float(span[0] / span[1]) if span[1] > 0 else 1.0
     if aspect >= 1.0:
         width = 6.0 if aspect < 3.0 else 9.0  # a long row gets more room
-        height = float(max(width / aspect, 1.0))
-    else:
-        width, height = float(max(6.0 * aspect, 2.5)), 6.0
-    height += 0.4  # title
-    if legend_rows:
-        width += 0.062 * legend_chars + 0.6
-        height = max(height, 0.19 * legend_rows + 0.3)
-    return width, height
+        return width, float(max(width / aspect, 0.6))
+    return float(max(6.0 * aspect, 0.6)), 6.0
 
 
 # ---------------------------------------------------------------------------------- glyphs
@@ -545,8 +599,14 @@ def _legend_handles(
     glyphs: bool,
     probabilities: np.ndarray | None,
     rainbows: bool,
+    shows: str | None = None,
+    fill: bool = False,
 ) -> list:
-    """Legend rows: a bold header (a handle without marker) and entries, per section."""
+    """Legend rows: a bold header (a handle without marker) and entries, per section.
+
+    ``shows`` is what large mode shows of each node's output ("most likely output", "most
+    preferred output" or None); ``fill``: as the disk's colour (the classes are then drawn as
+    borders, their rows in the legend are text only), else as a centre dot."""
     from matplotlib.lines import Line2D
 
     def header(label: str, gid: str = "header") -> Any:
@@ -557,20 +617,27 @@ def _legend_handles(
     def more(k: int, what: str) -> Any:
         return Line2D([], [], ls="none", label=f"… and {k} more {what}")
 
-    handles = [header("rainbow class = node colour")]
     names = class_labels(G.outputs, G.rainbow_table, G.rainbow_ids)
     shown = len(names) if len(names) <= LEGEND_ROWS else LEGEND_ROWS - 1
-    handles += [
-        Line2D([], [], ls="none", marker="o", ms=9, mfc=c, mec="0.3", mew=0.5, label=t)
-        for c, t in zip(cls_colors[:shown], names[:shown], strict=True)
-    ]
+    if fill:
+        handles = [header("rainbow classes (black lines: borders)")]
+        handles += [Line2D([], [], ls="none", label=t) for t in names[:shown]]
+    else:
+        handles = [header("rainbow class = node colour")]
+        handles += [
+            Line2D([], [], ls="none", marker="o", ms=9, mfc=c, mec="0.3", mew=0.5, label=t)
+            for c, t in zip(cls_colors[:shown], names[:shown], strict=True)
+        ]
     if shown < len(names):
         handles.append(more(len(names) - shown, "classes"))
     what = []
-    if probabilities is not None:
-        what.append("pie slices" if glyphs else "centre dot = most likely output")
-    if glyphs and rainbows:
-        what.append("rings, outer = preferred")
+    if glyphs:
+        if probabilities is not None:
+            what.append("pie slices")
+        if rainbows:
+            what.append("rings, outer = preferred")
+    elif shows is not None:
+        what.append(f"{'node colour' if fill else 'centre dot'} = {shows}")
     if what:
         section = [header(f"outputs: {'; '.join(what)}", "output-header")]
         outs = [str(o) for o in G.outputs]
@@ -584,7 +651,7 @@ def _legend_handles(
         for h in section[1:]:
             h.set_gid("output")
         handles += section
-    if G.boundary_mask.any():
+    if G.boundary_mask.any() and not fill:
         handles.append(
             Line2D(
                 [], [], ls="none", marker="o", ms=9, mfc="white", mec="black", mew=2.0,
@@ -594,13 +661,13 @@ def _legend_handles(
     return handles
 
 
-def _legend(ax: Any, handles: list) -> None:
+def _legend(ax: Any, handles: list) -> Any:
     """The legend outside the data area, right of the axes; headers in bold."""
     leg = ax.legend(
         handles=handles,
         loc="upper left",
-        bbox_to_anchor=(1.01, 1.0),
-        borderaxespad=0.0,
+        bbox_to_anchor=(1.0, 1.0),
+        borderaxespad=0.6,
         fontsize=8,
         frameon=False,
         handletextpad=0.4,
@@ -608,3 +675,4 @@ def _legend(ax: Any, handles: list) -> None:
     for h, t in zip(handles, leg.get_texts(), strict=True):
         if str(h.get_gid()).endswith("header"):
             t.set_fontweight("bold")
+    return leg

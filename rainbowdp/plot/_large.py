@@ -6,6 +6,11 @@ laid out and drawn without materialising one.
 
 Layouts
 -------
+* **coordinates**: the nodes' own coordinates, when every node has a ``"pos"`` attribute
+  ``(x, y)`` (networkx's lattice generators set it; read up to :data:`POS_NODES` nodes), or
+  every node *is* a pair of numbers whose
+  edges are all about equally long (at most :data:`LATTICE_RATIO` times the shortest), as the
+  ``(i, j)`` nodes of ``networkx.grid_2d_graph``.
 * **line**: a path in path order (other graphs in node order), on one row up to
   :data:`ROW_LENGTH` nodes, else on a serpentine of rows of ``max(ROW_LENGTH, ceil(sqrt(N)))``
   nodes, one unit apart.
@@ -27,11 +32,15 @@ import numpy as np
 
 __all__ = [
     "EDGE_LIMIT",
+    "LATTICE_RATIO",
     "MDS_MIN",
     "MIN_DOT_DISK",
+    "POS_NODES",
     "ROW_LENGTH",
+    "coordinate_positions",
     "cycle_order",
     "draw_large",
+    "large_fill",
     "line_positions",
     "path_order",
     "pivot_mds",
@@ -45,8 +54,15 @@ ROW_LENGTH = 40
 MDS_MIN = 8
 #: Large mode draws edges only up to this many (above, they would hide the nodes).
 EDGE_LIMIT = 30_000
-#: Large mode draws the most-likely-output dots only in disks at least this wide (points).
+#: Large mode draws the most-likely-output dots only in disks at least this wide (points);
+#: smaller disks are filled with the output colour instead.
 MIN_DOT_DISK = 5.0
+#: ``"pos"`` node attributes are read on graphs of at most this many nodes (reading them builds
+#: the networkx view of the graph); pass ``pos`` for larger ones.
+POS_NODES = 20_000
+#: Pairs of numbers are taken as node coordinates when the longest edge is at most this many
+#: times the shortest.
+LATTICE_RATIO = 2.0
 
 
 # ---------------------------------------------------------------------------------- layouts
@@ -84,6 +100,53 @@ def cycle_order(adj: Any) -> np.ndarray | None:
         return None
     order = depth_first_order(adj, 0, directed=False, return_predecessors=False)
     return order if order.shape[0] == n else None
+
+
+def _pair(value: Any) -> tuple[float, float] | None:
+    """``value`` as a finite (x, y), or None."""
+    import numbers
+
+    if not isinstance(value, tuple | list | np.ndarray) or len(value) != 2:
+        return None
+    if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value):
+        return None
+    x, y = float(value[0]), float(value[1])
+    return (x, y) if math.isfinite(x) and math.isfinite(y) else None
+
+
+def coordinate_positions(G: Any) -> np.ndarray | None:
+    """(N, 2) positions from the nodes' own coordinates (see the module notes), or None.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from rainbowdp import RainbowGraph
+    >>> g = nx.grid_2d_graph(2, 3)
+    >>> for d in g:
+    ...     g.nodes[d]["rainbow"] = ["a", "b"]
+    >>> coordinate_positions(RainbowGraph(g, outputs=["a", "b"])).tolist()[:2]
+    [[0.0, 0.0], [0.0, 1.0]]
+    >>> coordinate_positions(RainbowGraph.line(["a", "b"], 3)) is None
+    True
+    """
+    nodes = G.nodes
+    if not nodes:
+        return None
+    pairs = [_pair(d) for d in nodes]
+    if all(p is not None for p in pairs):
+        xy = np.array(pairs, dtype=float)
+        e = G.edges
+        if e.shape[0]:
+            length = np.hypot(*(xy[e[:, 0]] - xy[e[:, 1]]).T)
+            if length.min() > 0 and length.max() <= LATTICE_RATIO * length.min():
+                return xy
+    if len(nodes) > POS_NODES:
+        return None
+    attrs = G.graph.nodes
+    pos = [_pair(attrs[d].get("pos")) for d in nodes]
+    if all(p is not None for p in pos):
+        return np.array(pos, dtype=float)
+    return None
 
 
 def line_positions(order: np.ndarray) -> np.ndarray:
@@ -293,26 +356,39 @@ def radii(xy: np.ndarray, fraction: float = 0.45) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- drawing
+def large_fill(has_top: bool, diameter_pt: float) -> bool:
+    """Whether large mode fills the disks with output colours (``has_top``: a mechanism, or
+    ``rainbows=True``, gives each node an output to show) because a dot would be too small."""
+    return has_top and diameter_pt < MIN_DOT_DISK
+
+
 def draw_large(
     ax: Any,
     G: Any,
-    probabilities: np.ndarray | None,
+    top: np.ndarray | None,
     xy: np.ndarray,
     radius: np.ndarray,
     cls_colors: list,
     out_colors: list,
     ppd: float,
-) -> bool:
-    """Large mode: node disks coloured by rainbow class, no per-node glyphs.
+) -> str:
+    """Large mode: node disks, no per-node glyphs.
 
     Disks have diameter ``2 * radius`` (one radius per node) in data units (an
     :class:`EllipseCollection` with ``units="xy"``), so they never overlap whatever the figure
-    size. With a mechanism, a dot
-    of 0.45 times that diameter in the colour of the node's most likely output sits in each
-    disk (if the disks are at least :data:`MIN_DOT_DISK` points wide; ``ppd`` is the number of
-    points per data unit). Edges are drawn thin and transparent up to :data:`EDGE_LIMIT` (the
-    arcs of a directed graph as lines, once per pair of nodes).
-    Returns whether the dots were drawn.
+    size; ``ppd`` is the number of points per data unit. ``top`` is the output shown at each
+    node (its most likely output under the mechanism, or its most preferred one), or None.
+
+    * without ``top``: disks in the class colours (``"classes"``);
+    * disks at least :data:`MIN_DOT_DISK` points wide: class disks with a dot of 0.45 times
+      their diameter in the colour of the node's output (``"dots"``);
+    * smaller disks: the disks themselves in the output colours, and the borders between
+      rainbow classes as dark lines (``"fill"``): across each edge joining two classes, the
+      segment of its perpendicular bisector as long as the edge (on a grid these join into the
+      borders of the classes' cells).
+
+    Edges are drawn thin and transparent up to :data:`EDGE_LIMIT` (the arcs of a directed graph
+    as lines, once per pair of nodes). Returns the kind drawn.
     """
     from matplotlib.collections import EllipseCollection, LineCollection
     from matplotlib.colors import to_rgba_array
@@ -329,6 +405,8 @@ def draw_large(
     d = 2.0 * radius
     diameter_pt = float(np.median(d)) * ppd
     width = float(np.clip(0.1 * diameter_pt, 0.2, 1.2))
+    fill = top is not None and large_fill(True, diameter_pt)
+    faces = to_rgba_array(out_colors)[top] if fill else to_rgba_array(cls_colors)[G.rainbow_ids]
     nodes = EllipseCollection(
         d,
         d,
@@ -336,28 +414,39 @@ def draw_large(
         units="xy",
         offsets=xy,
         offset_transform=ax.transData,
-        facecolors=to_rgba_array(cls_colors)[G.rainbow_ids],
+        facecolors=faces,
         # one line width, transparent edges off the boundary (per-node widths are slow)
         edgecolors=np.where(G.boundary_mask[:, None], to_rgba_array("black"), 0.0),
-        linewidths=width,
+        linewidths=0.0 if fill else width,
         zorder=2,
     )
-    nodes.set_gid("rainbow-classes")
+    nodes.set_gid("most-likely-output" if fill else "rainbow-classes")
     ax.add_collection(nodes)
-    if probabilities is not None and diameter_pt >= MIN_DOT_DISK:
-        top = np.argmax(probabilities, axis=1)
-        dots = EllipseCollection(
-            0.45 * d,
-            0.45 * d,
-            np.zeros(n),
-            units="xy",
-            offsets=xy,
-            offset_transform=ax.transData,
-            facecolors=to_rgba_array(out_colors)[top],
-            linewidths=0.0,
-            zorder=3,
-        )
-        dots.set_gid("most-likely-output")
-        ax.add_collection(dots)
-        return True
-    return False
+    if fill:
+        ids = G.rainbow_ids
+        border = G.edges[ids[G.edges[:, 0]] != ids[G.edges[:, 1]]] if G.edges.shape[0] else e
+        if 0 < border.shape[0] <= EDGE_LIMIT:
+            a, b = xy[border[:, 0]], xy[border[:, 1]]
+            mid, half = (a + b) / 2, (b - a) / 2
+            normal = np.stack([-half[:, 1], half[:, 0]], axis=1)  # the edge turned 90 degrees
+            segments = np.stack([mid - normal, mid + normal], axis=1)
+            lines = LineCollection(segments, colors="black", linewidths=0.8, zorder=3)
+            lines.set_gid("class-borders")
+            ax.add_collection(lines)
+        return "fill"
+    if top is None:
+        return "classes"
+    dots = EllipseCollection(
+        0.45 * d,
+        0.45 * d,
+        np.zeros(n),
+        units="xy",
+        offsets=xy,
+        offset_transform=ax.transData,
+        facecolors=to_rgba_array(out_colors)[top],
+        linewidths=0.0,
+        zorder=3,
+    )
+    dots.set_gid("most-likely-output")
+    ax.add_collection(dots)
+    return "dots"

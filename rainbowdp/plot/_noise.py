@@ -12,7 +12,10 @@ import numpy as np
 from .._validation import check_int, real_array
 from ..exceptions import ParameterError, ParameterTypeError
 from ._inputs import check_labels
-from ._style import figure_and_axes, legend_outside, output_colors
+from ._style import figure_and_axes, legend_outside, resolve_styles
+
+#: Hatches of the bars of the second, third, ... law (``kind="bar"``).
+_HATCHES = (None, "//", "..", "xx", "\\\\", "oo")
 
 __all__ = ["plot_noise_cdf", "plot_noise_pmf"]
 
@@ -168,6 +171,7 @@ def plot_noise_pmf(
     kind: str | None = None,
     logy: bool = False,
     ax: Any = None,
+    styles: Sequence[Mapping[str, Any]] | None = None,
 ) -> Any:
     r"""The PMF :math:`f(k) = \Pr[\eta = k]` of one or more integer noise laws.
 
@@ -195,6 +199,10 @@ def plot_noise_pmf(
     logy : bool, default False
         Log scale on the probability axis (zero probabilities are not drawn).
     ax : matplotlib.axes.Axes, optional
+    styles : sequence of dict, optional
+        One dict of plot keywords per law (default :func:`rainbowdp.plot.series_styles`: its
+        colour, line style and marker; for bars its colour and a hatch per law after the
+        first, or the dict's ``hatch``).
 
     Returns
     -------
@@ -227,26 +235,39 @@ def plot_noise_pmf(
     if not isinstance(logy, bool | np.bool_):
         raise ParameterTypeError(f"`logy` must be True or False, got logy={logy!r}.")
     fig, ax = figure_and_axes(ax, (7.0, 3.8))
-    colors = output_colors(range(n_laws))
+    looks = resolve_styles(styles, n_laws)
+    colors = [look.get("color") for look in looks]
     width = 0.8 / n_laws
     x = grid.astype(float)
     floor = 0.0
     if logy:
         positive = np.concatenate([p[p > 0] for p in pmfs])
         floor = float(positive.min()) / 3 if positive.size else 1e-3
-    for i, (name, p, c) in enumerate(zip(names, pmfs, colors, strict=True)):
+    for i, (name, p, c, look) in enumerate(zip(names, pmfs, colors, looks, strict=True)):
         shift = (i - (n_laws - 1) / 2) * width if kind != "line" else 0.0
         if kind == "stem":
-            st = ax.stem(x + shift, p, linefmt="-", markerfmt="o", basefmt=" ", bottom=floor)
+            marker = look.get("marker", "o")
+            st = ax.stem(x + shift, p, linefmt="-", markerfmt=marker, basefmt=" ", bottom=floor)
             st.set_label(name)
             for art in (st.markerline, st.stemlines):
                 art.set_color(c)
             st.markerline.set_markersize(4)
             st.stemlines.set_linewidth(1.2)
+            st.stemlines.set_linestyle(look.get("linestyle", "-"))
         elif kind == "bar":
-            ax.bar(x + shift, p, width=width, color=c, label=name, edgecolor="black", lw=0.3)
+            hatch = look.get("hatch", _HATCHES[i % len(_HATCHES)])
+            ax.bar(
+                x + shift,
+                p,
+                width=width,
+                color=c,
+                hatch=hatch,
+                label=name,
+                edgecolor="black",
+                lw=0.3,
+            )
         else:
-            ax.plot(x, p, "-o", ms=2.5, lw=1.2, color=c, label=name, gid="pmf")
+            ax.plot(x, p, **{"lw": 1.2, **look, "markersize": 3.5}, label=name, gid="pmf")
     if logy:
         ax.set_yscale("log", nonpositive="mask")
         ax.set_ylim(bottom=floor)
@@ -255,7 +276,7 @@ def plot_noise_pmf(
     if grid.size <= 25:
         ax.set_xticks(grid)
     ax.set_xlabel("noise value k")
-    ax.set_ylabel("P[η = k]")
+    ax.set_ylabel(r"$\Pr[\eta = k]$")
     ax.set_title("noise PMF")
     ax.grid(True, axis="y", alpha=0.3)
     if n_laws > 1 or labels is not None or isinstance(pmf, Mapping):
@@ -269,6 +290,7 @@ def plot_noise_cdf(
     *,
     labels: Sequence[str] | None = None,
     ax: Any = None,
+    styles: Sequence[Mapping[str, Any]] | None = None,
 ) -> Any:
     r"""The CDF :math:`F(k) = \Pr[\eta \le k]` of one or more integer noise laws, as steps.
 
@@ -298,16 +320,16 @@ def plot_noise_cdf(
     """
     grid, names, _, cdfs = _laws(pmf, support, labels)
     fig, ax = figure_and_axes(ax, (7.0, 3.8))
-    colors = output_colors(range(len(cdfs)))
+    looks = resolve_styles(styles, len(cdfs))
     x = np.concatenate([[grid[0] - 1], grid, [grid[-1] + 1]]).astype(float)
-    for name, (cdf, before), c in zip(names, cdfs, colors, strict=True):
+    for name, (cdf, before), look in zip(names, cdfs, looks, strict=True):
         y = np.concatenate([[before], cdf, cdf[-1:]])
-        ax.step(x, y, where="post", color=c, lw=1.5, label=name, gid="cdf")
+        ax.step(x, y, where="post", **{"lw": 1.5, **look}, label=name, gid="cdf")
     ax.axhline(1.0, color="grey", ls=":", lw=0.8)
     ax.set_ylim(-0.02, 1.05)
     ax.set_xlim(x[0], x[-1])
     ax.set_xlabel("noise value k")
-    ax.set_ylabel("P[η ≤ k]")
+    ax.set_ylabel(r"$\Pr[\eta \leq k]$")
     ax.set_title("noise CDF")
     ax.grid(True, alpha=0.3)
     if len(cdfs) > 1 or labels is not None or isinstance(pmf, Mapping):

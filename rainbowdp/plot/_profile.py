@@ -10,7 +10,7 @@ mechanism has, and a verdict never contradicts the numbers printed beside it
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -22,14 +22,16 @@ from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism
 from ..privacy import epsilon_for_delta, privacy_profile
 from ._inputs import check_grid, collect_mechanisms
-from ._style import figure_and_axes, legend_outside, output_colors
+from ._style import figure_and_axes, legend_outside, resolve_styles
 
 __all__ = [
     "DEFAULT_EPSILON_MAX",
+    "DELTA_FLOOR",
     "GRID_MARGIN",
     "LABEL_DIGITS",
     "PROFILE_POINTS",
     "default_grid",
+    "floor_epsilons",
     "plot_privacy_profile",
     "verdict_text",
     "zero_delta_epsilons",
@@ -37,10 +39,13 @@ __all__ = [
 
 #: Number of evenly spaced ε of the default grid of :func:`plot_privacy_profile`.
 PROFILE_POINTS = 101
-#: The default grid ends at this multiple of the largest finite ε with δ(ε) = 0 ...
+#: The default grid ends at this multiple of the largest ε from which δ(ε) is at most the δ
+#: floor (or 0) ...
 GRID_MARGIN = 1.25
-#: ... or at this ε when no mechanism reaches δ = 0 at a finite ε.
+#: ... or at this ε when no mechanism gets there at a finite ε.
 DEFAULT_EPSILON_MAX = 5.0
+#: Default δ floor of :func:`plot_privacy_profile`: the lowest δ worth drawing on a log axis.
+DELTA_FLOOR = 1e-12
 #: Significant digits of the ε and δ written in legends (rounded up).
 LABEL_DIGITS = 4
 #: Most significant digits a verdict spends on δ(ε) (a float survives a round trip through
@@ -76,12 +81,35 @@ def zero_delta_epsilons(mechanisms: Sequence[Mechanism]) -> list[float]:
     return [float(epsilon_for_delta(m, 0.0)) for m in mechanisms]
 
 
-def default_grid(zero_from: Sequence[float], num: int = PROFILE_POINTS) -> np.ndarray:
+def floor_epsilons(mechanisms: Sequence[Mechanism], delta_floor: float) -> list[float]:
+    """Per mechanism, the proved smallest ε with δ(ε) <= ``delta_floor`` (``inf`` if none).
+
+    This is :func:`rainbowdp.epsilon_for_delta` at δ = ``delta_floor``, rounded up: from there on
+    the profile is below the floor (or 0), so a plot that stops there misses nothing above it.
+
+    Examples
+    --------
+    >>> from rainbowdp import Mechanism, RainbowGraph
+    >>> M = Mechanism(RainbowGraph.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
+    >>> e = floor_epsilons([M], 1e-12)[0]
+    >>> bool(e <= zero_delta_epsilons([M])[0]), bool(privacy_profile(M, [e])[0] <= 1e-12)
+    (True, True)
+    """
+    return [float(epsilon_for_delta(m, delta_floor)) for m in mechanisms]
+
+
+def default_grid(
+    zero_from: Sequence[float],
+    num: int = PROFILE_POINTS,
+    *,
+    floor_from: Sequence[float] | None = None,
+) -> np.ndarray:
     """The default ε grid of a privacy profile.
 
     ``num`` evenly spaced ε from 0 to :data:`GRID_MARGIN` times the largest finite entry of
-    ``zero_from`` (1 if that is 0; :data:`DEFAULT_EPSILON_MAX` if none is finite), together
-    with the finite entries themselves, sorted and without repeats.
+    ``floor_from`` (where each δ(ε) has fallen to the δ floor, :func:`floor_epsilons`) or, without
+    it, of ``zero_from`` (1 if that is 0; :data:`DEFAULT_EPSILON_MAX` if none is finite),
+    together with the finite entries of ``zero_from`` up to the end, sorted and without repeats.
 
     Parameters
     ----------
@@ -89,6 +117,8 @@ def default_grid(zero_from: Sequence[float], num: int = PROFILE_POINTS) -> np.nd
         The ε from which δ(ε) = 0, per mechanism (:func:`zero_delta_epsilons`).
     num : int, default :data:`PROFILE_POINTS`
         Number of evenly spaced values.
+    floor_from : sequence of float, optional
+        The ε from which δ(ε) is at most the δ floor, per mechanism (:func:`floor_epsilons`).
 
     Returns
     -------
@@ -99,15 +129,19 @@ def default_grid(zero_from: Sequence[float], num: int = PROFILE_POINTS) -> np.nd
     --------
     >>> default_grid([0.8], 5).tolist()
     [0.0, 0.25, 0.5, 0.75, 0.8, 1.0]
+    >>> default_grid([9.5], 3, floor_from=[2.0]).tolist()
+    [0.0, 1.25, 2.5]
     >>> float(default_grid([math.inf], 3)[-1]) == DEFAULT_EPSILON_MAX
     True
     """
-    finite = [e for e in zero_from if math.isfinite(e)]
+    ends = list(zero_from if floor_from is None else floor_from)
+    finite = [e for e in ends if math.isfinite(e)]
     if not finite:
         top = DEFAULT_EPSILON_MAX
     else:
         top = GRID_MARGIN * max(finite) if max(finite) > 0 else 1.0
-    grid = np.concatenate([np.linspace(0.0, top, num), np.asarray(finite, dtype=float)])
+    zeros = [e for e in zero_from if math.isfinite(e) and e <= top]
+    grid = np.concatenate([np.linspace(0.0, top, num), np.asarray(zeros, dtype=float)])
     return np.unique(grid)
 
 
@@ -164,6 +198,8 @@ def plot_privacy_profile(
     logy: bool = True,
     ymin: float | None = None,
     title: str | None = None,
+    delta_floor: float = DELTA_FLOOR,
+    styles: Sequence[Mapping[str, Any]] | None = None,
 ) -> Any:
     r"""The privacy profile :math:`\delta(\epsilon) = \max_{d \sim d'} H_{e^\epsilon}(\mathcal
     M(d) \| \mathcal M(d'))` of one or more mechanisms.
@@ -175,7 +211,10 @@ def plot_privacy_profile(
     "δ > 0 at every ε" when no finite ε gives pure DP).
     A log y axis cannot show δ = 0: there the curve stops at its last positive point, and the
     stretch where δ = 0 is a thick bar along the bottom edge of the axes (in the curve's colour,
-    from a dotted vertical line at that ε).
+    from a dotted vertical line at that ε). Each mechanism has one legend entry (its note on
+    δ = 0 and, with a target, its verdict); curves are told apart by colour, line style and
+    marker together (:func:`rainbowdp.plot.series_styles`), so curves that coincide stay
+    visible.
 
     Parameters
     ----------
@@ -186,42 +225,52 @@ def plot_privacy_profile(
         mapping label -> Mechanism or pair.
     epsilons : array_like of float, optional
         The ε grid (finite, >= 0; drawn sorted). Default: :data:`PROFILE_POINTS` values from 0 to
-        :data:`GRID_MARGIN` times the largest finite ε with δ(ε) = 0 among the mechanisms (those
-        ε themselves included), or to :data:`DEFAULT_EPSILON_MAX` when none is finite.
+        :data:`GRID_MARGIN` times the largest ε from which a mechanism's δ(ε) is at most
+        ``delta_floor`` (:func:`floor_epsilons`, proved), with the ε where δ reaches 0 up to
+        there; :data:`DEFAULT_EPSILON_MAX` when no mechanism reaches the floor.
     labels : sequence of str, optional
         Legend labels (not with a mapping, whose keys are the labels).
     target : (float, float), optional
         A requested (ε, δ), marked by a black star and written exactly in the legend; each
-        mechanism gets a marker at its δ(ε) and a legend entry with the verdict: private iff
-        δ(ε) <= δ (δ(ε) exact and rounded up, compared before printing; the printed numbers
-        agree with the verdict, see :func:`verdict_text`).
+        mechanism gets a hollow marker at its δ(ε) and its legend entry the verdict: private
+        iff δ(ε) <= δ (δ(ε) exact and rounded up, compared before printing; the printed
+        numbers agree with the verdict, see :func:`verdict_text`).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on (default: a new Figure).
     logy : bool, default True
         Log scale on the δ axis.
     ymin : float, optional
         Lower limit of the δ axis (> 0 with ``logy``); parts of curves below it leave the
-        axes at the bottom. Default: matplotlib's autoscaling.
+        axes at the bottom. Default: ``delta_floor`` on a log axis when a curve goes below it
+        (matplotlib's autoscaling otherwise), 0 on a linear axis.
     title : str, optional
         Axes title (default: "privacy profile").
+    delta_floor : float, default :data:`DELTA_FLOOR`
+        The smallest δ of interest, in (0, 1): the default grid ends where every profile has
+        fallen to it, and a log axis stops there.
+    styles : sequence of dict, optional
+        One dict of ``ax.plot`` keywords per mechanism (default
+        :func:`rainbowdp.plot.series_styles`).
 
     Returns
     -------
     matplotlib.figure.Figure
         The profile of mechanism *i* is the Line2D of ``gid`` ``"privacy_profile"``, labelled
-        ``labels[i]`` and the note on δ = 0 in parentheses, whose data are exactly
+        ``labels[i]`` and the note on δ = 0 after a colon, whose data are exactly
         ``(ε, δ(ε))``; the bars have ``gid`` ``"zero_delta"``, the target ``"target"``, the
-        markers of the verdicts ``"verdict_private"`` or ``"verdict_not_private"``.
+        markers of the verdicts ``"verdict_private"`` or ``"verdict_not_private"`` (their
+        label, hidden from the legend, is ``"_<label> at the target: <verdict>"``).
 
     Raises
     ------
     ParameterError
         If ``epsilons`` is empty, not 1-D, negative or not finite, ``labels`` has the wrong
         length or is given with a mapping, ``target`` is not an (ε, δ) pair with ε >= 0 and
-        δ in [0, 1], ``ymin`` is not a number > 0, or a pair is not two distributions of the
-        same length.
+        δ in [0, 1], ``ymin`` is not a number > 0, ``delta_floor`` is not in (0, 1),
+        ``styles`` is too short, or a pair is not two distributions of the same length.
     ParameterTypeError
-        If ``mechanisms`` holds something other than Mechanisms or pairs.
+        If ``mechanisms`` holds something other than Mechanisms or pairs, or ``styles`` is not
+        a sequence of dicts.
 
     Examples
     --------
@@ -240,9 +289,14 @@ def plot_privacy_profile(
 
     items = collect_mechanisms(mechanisms, labels)
     mechs = [m for _, m in items]
+    floor = float(check_delta(delta_floor, "delta_floor"))
+    if not 0.0 < floor < 1.0:
+        raise ParameterError(f"`delta_floor` must be in (0, 1), got delta_floor={delta_floor!r}.")
     zero_from = zero_delta_epsilons(mechs)
     grid = (
-        default_grid(zero_from) if epsilons is None else np.sort(check_grid(epsilons, "epsilons"))
+        default_grid(zero_from, floor_from=floor_epsilons(mechs, floor))
+        if epsilons is None
+        else np.sort(check_grid(epsilons, "epsilons"))
     )
     if not isinstance(logy, bool | np.bool_):
         raise ParameterTypeError(f"`logy` must be True or False, got logy={logy!r}.")
@@ -251,56 +305,84 @@ def plot_privacy_profile(
         if logy and ymin <= 0:
             raise ParameterError(f"`ymin` must be > 0 on a log axis, got ymin={ymin!r}.")
     tgt = _check_target(target)
+    looks = resolve_styles(styles, len(items))
     profiles = [privacy_profile(m, grid) for m in mechs]
+    verdicts = (
+        [verdict_text(float(privacy_profile(m, [tgt[0]])[0]), tgt[1]) for m in mechs]
+        if tgt is not None
+        else [None] * len(items)
+    )
 
     fig, ax = figure_and_axes(ax, (9.0, 4.4))
-    colors = output_colors(range(len(items)))
+    colors = [look.get("color") for look in looks]
     bottom = blended_transform_factory(ax.transData, ax.transAxes)
     n_bars = 0
-    for (label, _), d, e0, c in zip(items, profiles, zero_from, colors, strict=True):
+    for (label, _), d, e0, look, verdict in zip(
+        items, profiles, zero_from, looks, verdicts, strict=True
+    ):
         if math.isfinite(e0):
-            text = f"{label} (δ = 0 for ε ≥ {format_up(e0, LABEL_DIGITS)})"
+            text = rf"{label}: $\delta = 0$ for $\varepsilon \geq$ {format_up(e0, LABEL_DIGITS)}"
         else:
-            text = f"{label} (δ > 0 at every ε)"
-        dots = {"marker": "o", "ms": 3} if grid.size <= _DOTTED_POINTS else {}
-        ax.plot(grid, d, color=c, lw=1.6, label=text, gid="privacy_profile", **dots)
+            text = rf"{label}: $\delta > 0$ at every $\varepsilon$"
+        if verdict is not None:
+            text += "; at the target: " + _math_greek(verdict)
+        style = {"lw": 1.6, **look}
+        if grid.size <= _DOTTED_POINTS:
+            style["markevery"] = None  # a marker at every ε computed
+        (line,) = ax.plot(grid, d, label=text, gid="privacy_profile", **style)
         if logy and math.isfinite(e0) and bool(np.any(d == 0)):
             y = _BAR_Y + _BAR_STEP * n_bars
             ax.plot(
                 [max(e0, float(grid[0])), float(grid[-1])],
                 [y, y],
                 transform=bottom,
-                color=c,
+                color=line.get_color(),
                 lw=4,
                 solid_capstyle="butt",
                 gid="zero_delta",
             )
-            ax.axvline(e0, color=c, ls=":", lw=1.0)
+            ax.axvline(e0, color=line.get_color(), ls=":", lw=1.0)
             n_bars += 1
     if n_bars:  # a legend entry for the bars (text in the axes could cover a curve)
-        ax.plot([], [], color="0.45", lw=4, solid_capstyle="butt", label="bar at the bottom: δ = 0")
+        ax.plot(
+            [],
+            [],
+            color="0.45",
+            lw=4,
+            solid_capstyle="butt",
+            label=r"bar at the bottom: $\delta = 0$",
+        )
     if tgt is not None:
-        _draw_target(ax, tgt, items, colors, logy, bottom)
+        _draw_target(ax, tgt, items, colors, verdicts, logy, bottom)
     if logy:
         positive = [d[d > 0] for d in profiles]
         if tgt is not None and tgt[1] > 0:
             positive.append(np.array([tgt[1]]))
-        if not any(p.size for p in positive):  # nothing to scale on: every δ drawn is 0
+        low = min((float(p.min()) for p in positive if p.size), default=None)
+        if low is None:  # nothing to scale on: every δ drawn is 0
             ax.set_ylim(1e-3 if ymin is None else min(ymin, 0.5), 1.0)
         ax.set_yscale("log", nonpositive="mask")
-        if ymin is not None and any(p.size for p in positive):
-            ax.set_ylim(bottom=ymin)
+        if low is not None:
+            if ymin is not None:
+                ax.set_ylim(bottom=ymin)
+            elif low < floor:
+                ax.set_ylim(bottom=floor)
     else:
         ax.set_ylim(bottom=0.0 if ymin is None else ymin)
     ax.set_xlim(float(grid[0]), float(grid[-1]) if grid[-1] > grid[0] else float(grid[0]) + 1)
     if tgt is not None and tgt[0] > ax.get_xlim()[1]:
         ax.set_xlim(right=tgt[0] * 1.05)
-    ax.set_xlabel("ε")
-    ax.set_ylabel("δ(ε)  (exact, rounded up)")
+    ax.set_xlabel(r"$\varepsilon$")
+    ax.set_ylabel(r"$\delta(\varepsilon)$  (exact, rounded up)")
     ax.set_title("privacy profile" if title is None else title)
     ax.grid(True, which="major", alpha=0.3)
     legend_outside(ax)
     return fig
+
+
+def _math_greek(text: str) -> str:
+    """Plain text with δ and ε written as mathtext."""
+    return text.replace("δ", r"$\delta$").replace("ε", r"$\varepsilon$")
 
 
 def _check_target(target: Any) -> tuple[float, float] | None:
@@ -316,10 +398,11 @@ def _draw_target(
     tgt: tuple[float, float],
     items: list[tuple[str, Mechanism]],
     colors: list,
+    verdicts: list,
     logy: bool,
     bottom: Any,
 ) -> None:
-    """The requested (ε, δ) and, per mechanism, δ(ε) with its verdict."""
+    """The requested (ε, δ) and, per mechanism, a hollow marker at its δ(ε)."""
     eps, dlt = float(tgt[0]), float(tgt[1])
     on_floor = {"transform": bottom, "clip_on": False}
     where = on_floor if (logy and dlt == 0) else {}
@@ -330,11 +413,11 @@ def _draw_target(
         color="black",
         ms=14,
         zorder=5,
-        label=f"target (ε, δ) = ({eps!r}, {dlt!r})",
+        label=rf"target $(\varepsilon, \delta)$ = ({eps!r}, {dlt!r})",
         gid="target",
         **where,
     )
-    for (label, m), c in zip(items, colors, strict=True):
+    for (label, m), c, verdict in zip(items, colors, verdicts, strict=True):
         d = float(privacy_profile(m, [eps])[0])
         private = d <= dlt
         where = on_floor if (logy and d == 0) else {}
@@ -347,7 +430,7 @@ def _draw_target(
             mew=1.8,
             ms=8,
             zorder=6,
-            label=f"{label} at the target: {verdict_text(d, dlt)}",
+            label=f"_{label} at the target: {verdict}",
             gid="verdict_private" if private else "verdict_not_private",
             **where,
         )

@@ -1,28 +1,27 @@
-r"""Shared drawing helpers: the axes to draw on, colour-blind-safe palettes, and legend text.
+r"""Shared drawing helpers: the axes to draw on, legends and legend text.
 
-Two palettes, so that the two things coloured in a rainbow-graph drawing never share colours:
-
-* **outputs** (:func:`output_colors`): the Okabe-Ito palette (Okabe & Ito, *Color Universal
-  Design*, 2008), 8 colours distinguishable with every common colour-vision deficiency;
-* **rainbow classes** (:func:`class_colors`): Paul Tol's "muted" qualitative scheme (Tol,
-  *Colour schemes*, SRON technical note, 2021), 9 colours, also colour-blind safe.
-
-Beyond a palette's size, :func:`spread_colors` samples a perceptually uniform colormap
-(``viridis`` for classes, ``plasma`` for outputs), whose lightness changes monotonically, so
-colours that differ in position differ in lightness, which every reader sees. Colour ``i`` is
-taken at position :math:`t_i = \{i\varphi\}` with :math:`\varphi = (\sqrt 5 - 1)/2` (golden-
-ratio steps, a low-discrepancy sequence): consecutive indices are at least 0.38 of the map
-apart, so adjacent classes of a path (whose ids are consecutive) stay distinguishable, and no
-two of the first n colours are closer than about :math:`0.38/n`.
+The palettes live in :mod:`rainbowdp.plot.palette`; ``OUTPUT_PALETTE``, ``CLASS_PALETTE``,
+:func:`output_colors`, :func:`class_colors` and :func:`spread_colors` are re-exported here.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+import re
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
+from ..exceptions import ParameterError, ParameterTypeError
+from .palette import (
+    CLASS_PALETTE,
+    OUTPUT_PALETTE,
+    class_colors,
+    output_colors,
+    series_styles,
+    spread_colors,
+)
 
 __all__ = [
     "CLASS_PALETTE",
@@ -33,50 +32,11 @@ __all__ = [
     "legend_outside",
     "output_colors",
     "rainbow_label",
+    "resolve_styles",
+    "series_styles",
     "spread_colors",
+    "wrap_label",
 ]
-
-#: Okabe-Ito palette, ordered so that the first colours differ most (yellow and black last).
-OUTPUT_PALETTE = (
-    "#0072B2",  # blue
-    "#E69F00",  # orange
-    "#009E73",  # bluish green
-    "#D55E00",  # vermillion
-    "#56B4E9",  # sky blue
-    "#CC79A7",  # reddish purple
-    "#F0E442",  # yellow
-    "#000000",  # black
-)
-
-#: Paul Tol's "muted" qualitative scheme (without its pale grey, which marks missing data).
-CLASS_PALETTE = (
-    "#CC6677",  # rose
-    "#332288",  # indigo
-    "#DDCC77",  # sand
-    "#117733",  # green
-    "#88CCEE",  # cyan
-    "#882255",  # wine
-    "#44AA99",  # teal
-    "#999933",  # olive
-    "#AA4499",  # purple
-)
-
-#: Colour-blind-safe shade (Okabe-Ito) of the plain colour names, used with ``safe=True``.
-_SAFE_SHADES = {
-    "blue": "#0072B2",
-    "red": "#D55E00",
-    "green": "#009E73",
-    "orange": "#E69F00",
-    "yellow": "#F0E442",
-    "purple": "#CC79A7",
-    "pink": "#CC79A7",
-    "skyblue": "#56B4E9",
-    "lightblue": "#56B4E9",
-    "cyan": "#56B4E9",
-    "black": "#000000",
-}
-
-_GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 
 
 def figure_and_axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
@@ -90,106 +50,99 @@ def figure_and_axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
     return ax.figure, ax
 
 
-def legend_outside(ax: Any) -> None:
-    """The legend of ``ax`` to the right of the axes, where it cannot hide data."""
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=8)
+def _visible(word: str) -> int:
+    """Characters a word shows: a mathtext command (``\\varepsilon``) counts as one."""
+    return len(re.sub(r"\\[A-Za-z]+", "x", word).replace("$", "").replace("{", "").replace("}", ""))
 
 
-def spread_colors(n: int, cmap: str = "viridis", *, lo: float = 0.0, hi: float = 0.92) -> list:
-    r"""``n`` colours of a colormap at golden-ratio steps (see the module notes).
-
-    Parameters
-    ----------
-    n : int
-        Number of colours.
-    cmap : str, default "viridis"
-        A matplotlib colormap name; use a perceptually uniform one.
-    lo, hi : float, default 0.0 and 0.92
-        The part of the map used (``hi < 1`` leaves out the palest end, which is hard to see
-        on white).
-
-    Returns
-    -------
-    list of RGBA tuples
-        Colour i is the map at :math:`lo + (hi - lo) \{i \varphi\}`.
+def wrap_label(text: str, width: int = 32) -> str:
+    r"""Legend text broken into lines of about ``width`` visible characters, never inside a
+    mathtext span (``$...$``) and never inside a word.
 
     Examples
     --------
-    >>> c = spread_colors(12)
-    >>> len(c), len(set(c))
-    (12, 12)
+    >>> wrap_label(r"geometric (δ = 0 for $\varepsilon \geq$ 1.2)", 20)
+    'geometric (δ = 0 for\n$\\varepsilon \\geq$ 1.2)'
+    >>> wrap_label("short")
+    'short'
     """
-    import matplotlib as mpl
+    lines: list[list[str]] = [[]]
+    words: list[str] = []
+    for word in text.split(" "):
+        if words and words[-1].count("$") % 2 == 1:  # inside a $...$ span: keep together
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    for word in words:
+        shown = sum(_visible(w) for w in lines[-1]) + len(lines[-1])
+        if lines[-1] and shown + _visible(word) > width:
+            lines.append([])
+        lines[-1].append(word)
+    return "\n".join(" ".join(line) for line in lines)
 
-    t = lo + (hi - lo) * np.mod(np.arange(n) * _GOLDEN, 1.0)
-    return [tuple(float(v) for v in rgba) for rgba in mpl.colormaps[cmap](t)]
+
+def legend_outside(
+    ax: Any, handles: list | None = None, labels: list | None = None, *, width: int = 32
+) -> Any:
+    """The legend of ``ax`` to the right of the axes, where it cannot hide data, with its text
+    wrapped (:func:`wrap_label`) and in as many columns as its height needs to fit the
+    figure. Returns the Legend (None when there is nothing to show).
+
+    The room to the right is made by the figure's layout engine (every figure made here has
+    one); on axes of a figure without one, which nothing would make room in, the legend goes
+    inside the axes, where it covers the least data (``loc="best"``)."""
+    if handles is None or labels is None:
+        handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    labels = [wrap_label(str(t), width) for t in labels]
+    rows = sum(t.count("\n") + 1 for t in labels) + 0.4 * len(labels)
+    fontsize = 8.0
+    fits = max(1, int(ax.figure.get_figheight() * 72 / (fontsize * 1.45)) - 3)
+    ncols = max(1, -(-math.ceil(rows) // fits))
+    if ax.figure.get_layout_engine() is None:
+        return ax.legend(handles, labels, loc="best", fontsize=fontsize, ncols=ncols)
+    return ax.legend(
+        handles,
+        labels,
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        borderaxespad=0.6,
+        fontsize=fontsize,
+        ncols=ncols,
+    )
 
 
-def output_colors(outputs: Sequence[Hashable], *, safe: bool = False) -> list:
-    """One colour per output: the output itself if it names a colour ("blue"), else Okabe-Ito.
-
-    Parameters
-    ----------
-    outputs : sequence of hashable
-        The outputs, in column order.
-    safe : bool, default False
-        If every output names a colour, replace the plain names that have a colour-blind-safe
-        shade of the same hue ("blue", "red", "green", "orange", "yellow", "purple", "pink",
-        "skyblue", "lightblue", "cyan", "black") by that Okabe-Ito shade, so red and green
-        stay apart for red-green colour-blind readers; other names are kept.
-
-    Returns
-    -------
-    list
-        Matplotlib colours. Up to 8 outputs that are not all colour names get the Okabe-Ito
-        palette (:data:`OUTPUT_PALETTE`); more get :func:`spread_colors` of ``plasma``.
+def resolve_styles(styles: Any, n: int, name: str = "styles") -> list[dict[str, Any]]:
+    """``n`` line styles: :func:`series_styles` by default, else the ``styles`` given (a
+    sequence of at least ``n`` mappings of ``ax.plot`` keyword arguments).
 
     Examples
     --------
-    >>> output_colors(["blue", "red"])
-    ['blue', 'red']
-    >>> output_colors(["blue", "red"], safe=True)
-    ['#0072B2', '#D55E00']
-    >>> output_colors([0, 1, 2])
-    ['#0072B2', '#E69F00', '#009E73']
+    >>> resolve_styles(None, 2)[1]["linestyle"]
+    '--'
+    >>> resolve_styles([{"color": "k"}], 1)
+    [{'color': 'k'}]
     """
-    from matplotlib.colors import is_color_like
-
-    outs = list(outputs)
-    if outs and all(isinstance(o, str) and is_color_like(o) for o in outs):
-        if not safe:
-            return outs
-        shaded = [_SAFE_SHADES.get(o.lower().replace(" ", ""), o) for o in outs]
-        return shaded if len(set(shaded)) == len(set(outs)) else outs
-    if len(outs) <= len(OUTPUT_PALETTE):
-        return list(OUTPUT_PALETTE[: len(outs)])
-    return spread_colors(len(outs), "plasma", hi=0.88)
-
-
-def class_colors(n: int) -> list:
-    """One colour per rainbow class: Tol's muted scheme, or golden-ratio ``viridis`` beyond 9.
-
-    Parameters
-    ----------
-    n : int
-        Number of rainbow classes (distinct preference orders).
-
-    Returns
-    -------
-    list
-        ``n`` distinct matplotlib colours: :data:`CLASS_PALETTE` when ``n <= 9``, else
-        :func:`spread_colors` (all from the same map, so the colours stay comparable).
-
-    Examples
-    --------
-    >>> class_colors(2)
-    ['#CC6677', '#332288']
-    >>> len(set(class_colors(40)))
-    40
-    """
-    if n <= len(CLASS_PALETTE):
-        return list(CLASS_PALETTE[:n])
-    return spread_colors(n, "viridis")
+    if styles is None:
+        return series_styles(n)
+    if isinstance(styles, str | bytes | Mapping) or not isinstance(styles, Sequence):
+        raise ParameterTypeError(
+            f"`{name}` must be a sequence of dicts of plot keywords, got {name}={styles!r}."
+        )
+    if len(styles) < n:
+        raise ParameterError(
+            f"`{name}` must have at least {n} entries (one per series), got {len(styles)}: "
+            f"{name}={styles!r}."
+        )
+    out = []
+    for i, style in enumerate(styles[:n]):
+        if not isinstance(style, Mapping):
+            raise ParameterTypeError(
+                f"`{name}[{i}]` must be a dict of plot keywords, got {name}[{i}]={style!r}."
+            )
+        out.append(dict(style))
+    return out
 
 
 def _short(label: Any, width: int = 14) -> str:

@@ -8,7 +8,7 @@ Every privacy number comes from the verifier (:func:`rainbowdp.epsilon_for_delta
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,7 @@ from ..mechanism import Mechanism
 from ..order import expected_utility
 from ..privacy import epsilon_for_delta, privacy_profile
 from ._inputs import check_grid
-from ._style import figure_and_axes, legend_outside, output_colors
+from ._style import figure_and_axes, legend_outside, resolve_styles
 
 __all__ = ["TradeoffSweep", "plot_tradeoff", "tradeoff_sweep"]
 
@@ -182,9 +182,9 @@ def tradeoff_sweep(
 
 
 _AXES = {
-    "epsilon": "ε the mechanism was built for",
-    "proved_epsilon": "proved ε at δ = {delta} (ε rounded up)",
-    "delta_at_epsilon": "δ(ε) at the ε it was built for (rounded up)",
+    "epsilon": r"$\varepsilon$ the mechanism was built for",
+    "proved_epsilon": r"proved $\varepsilon$ at $\delta$ = {delta} ($\varepsilon$ rounded up)",
+    "delta_at_epsilon": r"$\delta(\varepsilon)$ at the $\varepsilon$ it was built for (rounded up)",
 }
 
 
@@ -196,6 +196,7 @@ def plot_tradeoff(
     ax: Any = None,
     logx: bool = False,
     title: str | None = None,
+    styles: Sequence[Mapping[str, Any]] | None = None,
 ) -> Any:
     r"""Utility against privacy: one curve per family of a :func:`tradeoff_sweep`.
 
@@ -213,12 +214,16 @@ def plot_tradeoff(
     logx : bool, default False
         Log scale on the x axis.
     title : str, optional
+    styles : sequence of dict, optional
+        One dict of ``ax.plot`` keywords per family (default
+        :func:`rainbowdp.plot.series_styles`; a family whose label contains "optimal" is then
+        drawn thick and black).
 
     Returns
     -------
     matplotlib.figure.Figure
-        Family *i* is the Line2D of ``gid`` ``"tradeoff"`` and label ``sweep.labels[i]``.
-        A family whose label contains "optimal" is drawn thick and black.
+        Family *i* is the Line2D of ``gid`` ``"tradeoff"`` and label ``sweep.labels[i]`` (with
+        the count of points not drawn, if any). The legend sits outside the axes.
 
     Raises
     ------
@@ -252,22 +257,25 @@ def plot_tradeoff(
     if x == y:
         raise ParameterError(f"`x` and `y` must differ, got x={x!r} and y={y!r}.")
     fig, ax = figure_and_axes(ax, (7.5, 4.2))
-    others = [k for k in sweep.labels if "optimal" not in k]
-    palette = dict(zip(others, output_colors(others), strict=True))
-    for label in sweep.labels:
+    given = styles is not None
+    looks = resolve_styles(styles, len(sweep.labels))
+    for label, look in zip(sweep.labels, looks, strict=True):
         xs = sweep.epsilons if x == "epsilon" else sweep.proved_epsilon[label]
         ys = getattr(sweep, y)[label]
         hidden = int(np.sum(~np.isfinite(xs) | ~np.isfinite(ys)))
         xs = np.where(np.isfinite(xs), xs, np.nan)
         ys = np.where(np.isfinite(ys), ys, np.nan)
-        text = label + (f" ({hidden} point(s) with ε = inf not drawn)" if hidden else "")
-        style: dict[str, Any] = {"color": palette.get(label), "lw": 1.4, "ms": 4}
-        if "optimal" in label:
-            style = {"color": "black", "lw": 2.4, "ms": 5}
-        ax.plot(xs, ys, "-o", label=text, gid="tradeoff", **style)
+        note = rf" ({hidden} point(s) with $\varepsilon = \infty$ not drawn)"
+        text = label + (note if hidden else "")
+        style: dict[str, Any] = {"lw": 1.4, **look}
+        if len(xs) <= 30 and not given:
+            style["markevery"] = None  # a marker at every ε built
+        if "optimal" in label and not given:
+            style.update(color="black", lw=2.4)
+        ax.plot(xs, ys, label=text, gid="tradeoff", **style)
     if x == "epsilon" and y == "proved_epsilon":
         lo, hi = float(sweep.epsilons.min()), float(sweep.epsilons.max())
-        ax.plot([lo, hi], [lo, hi], ls="--", color="grey", lw=0.9, label="proved = built")
+        ax.plot([lo, hi], [lo, hi], ls=(0, (1, 3)), color="grey", lw=0.9, label="proved = built")
     if logx:
         ax.set_xscale("log", nonpositive="mask")
     names = {
