@@ -19,7 +19,7 @@ import pytest
 from rainbowdp import reproduce as r
 from rainbowdp.cli import REPRODUCIBLE_NAMES, _reproducible, main
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
-from rainbowdp.reproduce import _all
+from rainbowdp.reproduce import CheckResult, _all
 from rainbowdp.reproduce._printed import KINDS, PAPERS, PRINTED, Printed
 
 matplotlib.use("Agg")
@@ -92,7 +92,9 @@ def test_every_printed_value_is_cited_parsed_and_paired_with_an_extractor():
 )
 def test_the_tolerance_is_half_a_unit_of_the_last_printed_digit(text, tolerance, inside, outside):
     p = Printed("x", text, "Gu et al., nowhere")
-    assert p.tolerance == pytest.approx(tolerance, rel=1e-12)
+    # half a unit of the last digit plus four float64 ulps of the printed value, no more
+    round_off = 4 * math.ulp(abs(float(Decimal(text))))
+    assert tolerance <= p.tolerance <= tolerance * (1 + 1e-12) + round_off * (1 + 1e-12)
     assert p.value == Decimal(text)
     assert p.agrees(inside) and not p.agrees(outside)
     assert not p.agrees(math.nan) and not p.agrees(math.inf)
@@ -100,10 +102,13 @@ def test_the_tolerance_is_half_a_unit_of_the_last_printed_digit(text, tolerance,
 
 def test_fractions_tuples_exact_values_and_bounds():
     quarter = Printed("x", "1/4", "c")
-    assert quarter.value == Fraction(1, 4) and quarter.tolerance == 0.0
+    assert quarter.value == Fraction(1, 4)
+    assert 4 * math.ulp(0.25) <= quarter.tolerance <= 4 * math.ulp(0.25) * (1 + 1e-12)
     assert quarter.agrees(0.25) and not quarter.agrees(0.25 + 1e-12)
+    third = Printed("x", "1/3", "c")  # the nearest float to 1/3 is 1.9e-17 away from it
+    assert third.agrees(1 / 3) and third.gap(1 / 3) <= third.tolerance < 1e-15
     row = Printed("row", "(0.7, 0.05, 0.25)", "c")
-    assert row.tolerance == 0.05
+    assert 0.05 <= row.tolerance <= 0.05 + 1e-15
     assert row.agrees((0.72, 0.046, 0.25)) and not row.agrees((0.72, 0.056, 0.25))
     assert not row.agrees((0.7, 0.05))
     assert row.show((0.7, 0.05, 0.25)) == "(0.7, 0.05, 0.25)"
@@ -173,8 +178,12 @@ def test_recomputed_values_come_from_the_library(cheap_run):
     ex3 = {c.label: c for c in cheap_run.targets[2].checks}
     assert ex3["c^Q(24)"].recomputed == 4294541537 and ex3["c^Q(24)"].kind == "exact"
     assert ex3["B^Q (4.6)"].recomputed == -25 / 2**32
-    eps = ex3["ε^Q (4.8)-(4.10)"]
-    assert eps.status == "yes" and eps.recomputed >= 0.498039387067656  # rounded up
+    eps = next(c for c in ex3.values() if c.label.startswith("ε^Q (4.8)-(4.10)"))
+    # Example 3 prints 0.498039387067656 (15 digits): the exact ε^Q agrees within half a unit
+    # of its last digit; the library's rounded-up ε^Q is above the exact one
+    assert eps.status == "yes" and eps.gap <= 5e-16 + 4 * math.ulp(0.5)
+    table = r.abs_example3().values
+    assert table["epsilon_q"] >= eps.recomputed == table["epsilon_q_exact"]
     example = {c.label: c for c in cheap_run.targets[1].checks}
     assert example["M_3 is not ε-DP"].status == "yes"
     assert "d2 ~ d3" in example["M_3 is not ε-DP"].shown
@@ -205,9 +214,8 @@ def test_corrections_are_required_with_an_erratum_and_at_the_printed_precision()
         for p in entries.values():
             assert (p.erratum is None) == (p.corrected is None) == (p.correction is None)
             if p.correction == "value":
-                assert p.corrects(float(Decimal(p.corrected))) and not p.agrees(
-                    float(Decimal(p.corrected))
-                )
+                fixed = float(_exact_number(p.corrected))  # "0.0082" or a fraction "1/4"
+                assert p.corrects(fixed) and not p.agrees(fixed)
             elif p.correction == "statement":
                 assert p.kind == "claim"
 
@@ -454,3 +462,123 @@ def test_full_run(tmp_path):
             assert (tmp_path / t.image).stat().st_size > 0
     assert s.counts["checks"] == sum(len(v) for v in PRINTED.values())
     assert s.seconds < 600
+
+
+# ------------------------------------------------------------------- honesty of every row
+#: The targets whose printed values are numbers (the others print claims only): about 6 s.
+NUMERIC = (
+    "fig3",
+    "table1",
+    "fig6",
+    "fig13a",
+    "count-example1",
+    "count-fig1",
+    "count-fig2",
+    "count-fig4",
+    "abs-fig1",
+    "abs-fig3",
+    "abs-example2",
+    "abs-example3",
+    "abs-fig4",
+)
+
+
+def _exact_number(text: str) -> Fraction:
+    t = text.strip().replace("−", "-")
+    return Fraction(t) if "/" in t else Fraction(Decimal(t))
+
+
+def _half_unit_of(text: str) -> Fraction:
+    t = text.strip().replace("−", "-")
+    if "/" in t:
+        return Fraction(0)
+    return Fraction(1, 2) * Fraction(10) ** Decimal(t).as_tuple().exponent
+
+
+def _entries(text: str, recomputed) -> list[tuple[Fraction, float]]:
+    if text.startswith("("):
+        printed = [_exact_number(s) for s in text[1:-1].split(",")]
+        values = list(recomputed)
+        assert len(values) == len(printed)
+        return list(zip(printed, values, strict=True))
+    return [(_exact_number(text), recomputed)]
+
+
+def test_every_numeric_row_agrees_only_within_its_stated_tolerance(tmp_path):
+    s = r.reproduce_all(tmp_path, names=list(NUMERIC), progress=False, dpi=10)
+    assert [t.name for t in s.targets] == list(NUMERIC) and s.ok
+    md = s.index_markdown.read_text(encoding="utf-8")
+    rows = [line for line in md.splitlines() if line.startswith("| ")]
+    seen = 0
+    for t in s.targets:
+        assert t.error is None, t.error
+        for c in t.checks:
+            if c.kind != "digits":
+                continue
+            seen += 1
+            gaps = [abs(Fraction(float(x)) - p) for p, x in _entries(c.printed, c.recomputed)]
+            assert c.tolerance is not None
+            # the stated tolerance is half a unit of the last printed digit (none for a
+            # fraction) plus four float64 ulps of the printed value, and no more
+            allowed = max(
+                _half_unit_of(text) + Fraction(4 * math.ulp(abs(float(p))))
+                for p, text in zip(
+                    [p for p, _ in _entries(c.printed, c.recomputed)],
+                    c.printed.strip("()").split(","),
+                    strict=True,
+                )
+            )
+            assert Fraction(c.tolerance) <= allowed * (1 + Fraction(1, 10**12)), c.label
+            within = max(gaps) <= Fraction(c.tolerance)
+            assert (c.status == "yes") == within or c.status.startswith("erratum"), (
+                t.name,
+                c.label,
+                c.status,
+                float(max(gaps)),
+                c.tolerance,
+            )
+            if c.status.startswith("erratum"):
+                assert not within, (t.name, c.label)  # an erratum is a real difference
+                if c.corrected is not None and Printed("x", c.corrected, "c").kind == "digits":
+                    fixed = [
+                        abs(Fraction(float(x)) - p) for p, x in _entries(c.corrected, c.recomputed)
+                    ]
+                    assert max(fixed) <= Fraction(c.tolerance), (t.name, c.label)
+            # the index row shows the status the comparison gave
+            row = next(line for line in rows if f"| {md_escaped(c.label)} |" in line)
+            assert f"| {c.status} |" in row or f"| **{c.status}** |" in row
+    assert seen > 120
+
+
+def test_a_yes_beyond_the_stated_tolerance_is_refused():
+    # Sadeghi & Chien, Example 3 prints eps^Q = 0.498039387067656: the library's rounded-up
+    # 0.49803938706815432 is 5e-13 away, 1000 times half a unit of the last printed digit
+    p = Printed("eps^Q", "0.498039387067656", "Sadeghi & Chien, Example 3")
+    assert not p.agrees(0.49803938706815432) and p.gap(0.49803938706815432) > 4e-13
+    assert p.agrees(0.49803938706765617) and p.gap(0.49803938706765617) < 2e-16
+    result = CheckResult(
+        label="eps^Q",
+        printed=p.text,
+        recomputed=0.49803938706765617,
+        shown="",
+        status="yes",
+        tolerance=p.tolerance,
+        kind="digits",
+        citation=p.citation,
+        note="",
+        gap=p.gap(0.49803938706765617),
+    )
+    assert result.ok
+    with pytest.raises(ValueError, match="tolerance"):
+        CheckResult(
+            label="eps^Q",
+            printed=p.text,
+            recomputed=0.49803938706815432,
+            shown="",
+            status="yes",
+            tolerance=p.tolerance,
+            kind="digits",
+            citation=p.citation,
+            note="",
+            gap=p.gap(0.49803938706815432),
+        )

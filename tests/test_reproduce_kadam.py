@@ -12,10 +12,11 @@ import pytest
 
 from rainbowdp import reproduce as r
 from rainbowdp.exceptions import ParameterError, RainbowDPError
-from rainbowdp.noise import modulo
+from rainbowdp.noise import count, modulo
 from rainbowdp.noise._additive import DiscreteGaussianLaw
 from rainbowdp.noise.baselines import DiscreteGaussian
 from rainbowdp.plot import plot_curves
+from rainbowdp.privacy import pdp_delta
 
 matplotlib.use("Agg")
 
@@ -114,7 +115,7 @@ def test_fig5_the_optimum_has_the_least_distortion(panel):
     expected = (
         {"geometric", "discrete Gaussian", "Gumbel"}
         if panel == "a"
-        else {"geometric", "data-independent"}
+        else {"geometric", "data-independent", "discrete count (Sadeghi et al.)"}
     )
     assert {k.split(",")[0] for k in comps} == expected
     # Kadam et al., Fig. 5 / Section "Numerical results": "the proposed optimal noise mechanism
@@ -354,3 +355,27 @@ def test_arguments_are_validated(call, match):
 def test_non_numbers_are_refused():
     with pytest.raises(RainbowDPError, match=r"`epsilons` must hold real numbers"):
         r.kadam_figure5(epsilons=["a"])
+
+
+# ----------------------------------------------------------- the discrete count mechanism
+def test_figs_5b_and_7b_draw_the_discrete_count_mechanism():
+    # Kadam et al., Figs. 5b and 7b compare with the "discrete count mechanism" of their
+    # reference [10] (Sadeghi et al.): the law (14) with the alpha* of its Theorem 3, here on
+    # [-3, 3] taken modulo 8; its error rate is 1 - eta
+    label = "discrete count (Sadeghi et al.), modular"
+    for e in COARSE:
+        law = count.pmf(count.alpha_star(3, epsilon=e, eta=0.7), eta=0.7)
+        f = r.count_noise(0.7, e, 7)
+        assert f[0] == 0.7 and f[1:4].tolist() == law[4:].tolist()
+        assert f[5:].tolist() == law[:3].tolist() and f[4] == 0.0  # z = 4 is not in [-3, 3]
+    f5 = r.kadam_figure5("b", epsilons=COARSE)
+    eta = f5.findings["parameters"][label]
+    assert np.allclose(f5.series(label), 1 - eta, atol=1e-12)
+    assert np.all(f5.findings["pdp_delta"][label] <= 0.5)
+    for e, h in zip(COARSE, eta, strict=True):  # the largest eta meeting delta = 0.5
+        bigger = r.count_noise(min(h + 0.01, 0.999), e, 7)
+        assert pdp_delta(modulo.mechanism(bigger, shifts=[1], reading="paper"), e) > 0.5
+    f7 = r.kadam_figure7("b", epsilons=COARSE)
+    assert f7.findings["parameters"][label] == pytest.approx(0.7)
+    assert f7.findings["distortion"][label] == pytest.approx(0.3, abs=1e-12)
+    assert "count_D" in f7.parameters and "omitted" not in f7.parameters

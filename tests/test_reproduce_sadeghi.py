@@ -195,7 +195,7 @@ def test_fig2_exact_delta_below_the_bound(fig2):
 def test_fig2_figure_and_json(fig2):
     ax = fig2.figure.axes[0]
     assert ax.get_yscale() == "log" and len(ax.lines) == 9
-    assert ax.get_xlabel() == "epsilon"
+    assert ax.get_xlabel() == r"$\varepsilon$"
     d = json.loads(json.dumps(fig2.to_dict()))
     assert d["name"] == "Sadeghi et al., Fig. 2" and len(d["panels"][0]["series"]) == 9
 
@@ -251,7 +251,15 @@ def test_fig3_exact_delta_below_the_bound_and_the_knee(fig3):
         b = s[f"D = {D}: {BOUND}"]
         assert b[eta < knee].max() < 0.2 and b[eta > knee + 0.1].min() > 0.5
     ax = fig3.figure.axes[0]
-    assert ax.get_yscale() == "log" and ax.get_xlabel() == "eta" and len(ax.lines) == 9
+    assert ax.get_yscale() == "log" and ax.get_xlabel() == r"$\eta$" and len(ax.lines) == 12
+    # erratum 16: where Theorem 3 fails the figure marks the paper's (lower) values beside
+    # the true delta*, and nowhere else
+    for D in (4, 6, 8):
+        printed = s[f"D = {D}: (2D+1) delta~ as printed (Theorem 3), where it fails"]
+        shown = eta[~np.isnan(printed)]
+        assert shown.tolist() == fig3.findings["restored_etas"][f"D = {D}"] and shown.size
+        assert np.all(printed[~np.isnan(printed)] < s[f"D = {D}: {BOUND}"][~np.isnan(printed)])
+    assert "erratum 16" in fig3.figure.get_suptitle()
 
 
 # ------------------------------------------------------------------------------ Fig. 4
@@ -342,3 +350,16 @@ def test_cli_reproduces_the_count_figures(tmp_path, capsys):
     assert main(["reproduce", "count-fig1", "-o", str(tmp_path / "c1.png"), "--dpi", "20"]) == 0
     out = capsys.readouterr().out
     assert "Sadeghi et al., Fig. 1" in out and (tmp_path / "c1.png").exists()
+
+
+def test_example1_law_at_plus_one() -> None:
+    # Sadeghi et al., Example 1, (4) lists p^(-1,1)(z|1) = 1/4 at z = -1, 1/2 at z = 0 and
+    # "0, otherwise": z = +1 gets 0 and the masses sum to 3/4. The law (2) (and the n = 1
+    # column of (5)) puts eta_bar |i1| / (i2 + |i1|) = 1/4 there: docs/errata.md item 30.
+    law = count.two_point(1, 2, -1, 1, eta=0.5)
+    assert law.tolist() == [0.0, 0.25, 0.5, 0.25, 0.0] and law.sum() == 1.0
+    checks = {c.key: c for c in r.TARGETS["count-example1"].checks}
+    printed = checks["p11_1"].printed
+    assert printed.text == "0" and printed.erratum == 30 and printed.corrected == "1/4"
+    assert not printed.agrees(law[3]) and printed.corrects(law[3])
+    assert {checks[f"p11_{z}"].printed.text for z in (-1, 0)} == {"1/4", "1/2"}

@@ -44,6 +44,7 @@ from .abs import (
     abs_optimal_comparison,
 )
 from .kadam import (
+    KADAM_COUNT_D,
     KADAM_COUNT_SHIFTS,
     KADAM_EQ59,
     KADAM_FIG6,
@@ -53,6 +54,7 @@ from .kadam import (
     CurveFigure,
     Panel,
     PMFFigure,
+    count_noise,
     kadam_figure5,
     kadam_figure6,
     kadam_figure7,
@@ -94,6 +96,7 @@ __all__ = [
     "ABS_KEYSIZE_EXPERIMENT",
     "GU_BOUNDARY",
     "GU_EPSILON",
+    "KADAM_COUNT_D",
     "KADAM_COUNT_SHIFTS",
     "KADAM_EQ59",
     "KADAM_FIG6",
@@ -126,6 +129,7 @@ __all__ = [
     "abs_figure5",
     "abs_optimal_comparison",
     "count_example1",
+    "count_noise",
     "dg_sigma_for_variance",
     "dg_variance",
     "figure_3",

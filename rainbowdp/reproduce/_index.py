@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from .._format import format_up
 from ._checks import AGREE, NOT_COMPARABLE, CheckResult
 from ._printed import PAPERS
 from ._results import ReproductionSummary, TargetResult, tally
@@ -20,9 +21,13 @@ __all__ = ["index_html", "index_markdown"]
 _LEGEND = (
     "*printed*: the value as the paper prints it (a bound is shown as ≤, a statement in "
     "words); *recomputed*: the value rainbowdp computes now, with three more significant "
-    "digits than printed; *precision*: half a unit of the printed last digit (*exact* for "
-    "integers and fractions). *agrees*: **yes** when the recomputed value rounds to the "
-    "printed one (or the statement holds); **erratum N** when the paper is wrong there, "
+    "digits than printed; *difference*: |printed − recomputed|, rounded up; *precision*: the "
+    "largest difference accepted, half a unit of the printed last digit plus four float64 "
+    "units in the last place of the printed value (binary round-off), rounded up (*exact* for "
+    "integers). *agrees*: **yes** when the difference is at most the precision "
+    "(an exact value: equal; a bound: the recomputed value is at most it; a statement: it "
+    "holds); "
+    "**erratum N** when the paper is wrong there, "
     "explained in item N of `docs/errata.md`, and the recomputed value agrees with that item's "
     "correction (shown in the note); **no** when they disagree; **n/a** when the two cannot be "
     "compared. Privacy numbers (ε, δ, bounds) are shown rounded up."
@@ -32,9 +37,14 @@ _LEGEND = (
 def _precision(c: CheckResult) -> str:
     if c.kind == "exact":
         return "exact"
-    if c.kind == "digits":
-        return "exact" if not c.tolerance else f"±{c.tolerance:.1g}"
+    if c.kind == "digits" and c.tolerance is not None:
+        return f"±{format_up(c.tolerance, 2)}"
     return {"at_most": "bound", "claim": "statement"}.get(c.kind, "—")
+
+
+def _gap(c: CheckResult) -> str:
+    """``|printed - recomputed|``, rounded up, for a number; empty otherwise."""
+    return "" if c.gap is None else format_up(c.gap, 2)
 
 
 def _note(c: CheckResult) -> str:
@@ -85,22 +95,40 @@ def _md_files(t: TargetResult) -> str:
 def index_markdown(summary: ReproductionSummary) -> str:
     """The Markdown index of a run (see :func:`reproduce_all`)."""
     lines = ["# Reproduced figures and tables", "", _header(summary), "", _LEGEND, ""]
-    columns = ("target", "files", "quantity", "printed", "recomputed", "precision", "agrees")
+    columns = (
+        "target",
+        "files",
+        "quantity",
+        "printed",
+        "recomputed",
+        "difference",
+        "precision",
+        "agrees",
+    )
     for key, targets in _by_paper(summary):
         lines += [f"## {PAPERS[key]}", ""]
-        lines += ["| " + " | ".join(columns) + " | source | note |", "|" + " --- |" * 9]
+        lines += ["| " + " | ".join(columns) + " | source | note |", "|" + " --- |" * 10]
         for t in targets:
             first = [f"**{_md(t.name)}**: {_md(t.description)}", _md_files(t)]
             if t.error is not None:
                 lines.append(
                     "| "
-                    + " | ".join([*first, "—", "—", "—", "—", "**FAILED**", "", _md(t.error)])
+                    + " | ".join([*first, "—", "—", "—", "—", "—", "**FAILED**", "", _md(t.error)])
                     + " |"
                 )
             if not t.checks and t.error is None:
                 lines.append(
-                    "| " + " | ".join([*first, "—", "—", "—", "—", "—", "", _md(t.note)]) + " |"
+                    "| "
+                    + " | ".join([*first, "—", "—", "—", "—", "—", "—", "", _md(t.note)])
+                    + " |"
                 )
+            if t.checks and t.note:  # a substitution or choice, said beside the numbers
+                lines.append(
+                    "| "
+                    + " | ".join([*first, "(note)", "—", "—", "", "—", "—", "", _md(t.note)])
+                    + " |"
+                )
+                first = ["", ""]
             for i, c in enumerate(t.checks):
                 cells = first if i == 0 else ["", ""]
                 status = f"**{c.status}**" if c.status != AGREE else c.status
@@ -112,6 +140,7 @@ def index_markdown(summary: ReproductionSummary) -> str:
                             _md(c.label),
                             _md(_printed_text(c)),
                             _md(c.shown),
+                            _md(_gap(c)),
                             _md(_precision(c)),
                             status,
                             _md(c.citation),
@@ -164,6 +193,7 @@ def index_html(summary: ReproductionSummary) -> str:
         "quantity",
         "printed",
         "recomputed",
+        "difference",
         "precision",
         "agrees",
         "source",
@@ -173,7 +203,8 @@ def index_html(summary: ReproductionSummary) -> str:
         out.append(f"<h2>{e(PAPERS[key].replace('*', ''))}</h2>")
         out.append("<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>")
         for t in targets:
-            rows = max(1, len(t.checks) + (t.error is not None))
+            extra = bool(t.checks and t.note and t.error is None)
+            rows = max(1, len(t.checks) + (t.error is not None) + extra)
             files = "".join(f'<a href="{e(f)}">{e(f)}</a><br>' for f in (t.image, t.data) if f)
             if t.image:
                 files += f'<a href="{e(t.image)}"><img src="{e(t.image)}" alt="{e(t.name)}"></a>'
@@ -185,16 +216,19 @@ def index_html(summary: ReproductionSummary) -> str:
             cells = []
             if t.error is not None:
                 cells.append(
-                    '<td colspan="4">—</td><td class="FAILED">FAILED</td>'
+                    '<td colspan="5">—</td><td class="FAILED">FAILED</td>'
                     f"<td></td><td>{e(t.error)}</td>"
                 )
             elif not t.checks:
-                cells.append(f'<td colspan="5">—</td><td></td><td>{e(t.note)}</td>')
+                cells.append(f'<td colspan="6">—</td><td></td><td>{e(t.note)}</td>')
+            elif t.note:  # a substitution or choice, said beside the numbers
+                cells.append(f'<td>(note)</td><td colspan="5">—</td><td></td><td>{e(t.note)}</td>')
             for c in t.checks:
                 num = ' class="num"' if c.kind in ("digits", "exact", "at_most") else ""
                 cells.append(
                     f"<td>{e(c.label)}</td><td{num}>{e(_printed_text(c))}</td>"
-                    f"<td{num}>{e(c.shown)}</td><td>{e(_precision(c))}</td>"
+                    f"<td{num}>{e(c.shown)}</td><td{num}>{e(_gap(c))}</td>"
+                    f"<td>{e(_precision(c))}</td>"
                     f'<td class="{_status_class(c.status)}">{e(c.status)}</td>'
                     f"<td>{e(c.citation)}</td><td>{e(_note(c))}</td>"
                 )

@@ -13,10 +13,14 @@ no image): Gu et al., Example 1 (``gu-example1``), Sadeghi et al., Example 1
 
 from __future__ import annotations
 
+import decimal
 import functools
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
@@ -193,6 +197,11 @@ def abs_example3() -> TableResult:
     r"""Sadeghi & Chien, Example 3: the quantised PMF (4.5) at KEYSIZE 2^32 and its
     post-sampling measures (4.6)-(4.11) (:func:`rainbowdp.cellkey.post_sampling`).
 
+    ``epsilon_q`` is the library's :math:`\epsilon^Q`, rounded up (relative 1e-12) so that it
+    is never below the true value; ``epsilon_q_exact`` is the exact value, the logarithm of the
+    largest ratio of adjacent key counts of the quantised CDF taken to 40 digits, rounded to
+    the nearest float (the number to compare with the paper's 15 printed digits).
+
     Examples
     --------
     >>> int(abs_example3().values["cq"][-2])
@@ -203,6 +212,13 @@ def abs_example3() -> TableResult:
     d, p = _example1_pmf()
     cq = quantised_cdf(p, 2**32)
     ps = post_sampling(cq, 2**32, epsilon=d.epsilon)
+    counts = np.diff(np.concatenate([[0], np.asarray(cq, dtype=np.int64)])).tolist()
+    ratio = max(
+        Fraction(max(a, b), min(a, b)) for a, b in itertools.pairwise(int(c) for c in counts)
+    )
+    with decimal.localcontext() as ctx:
+        ctx.prec = 40
+        exact = (Decimal(ratio.numerator) / Decimal(ratio.denominator)).ln()
     return TableResult(
         "Sadeghi & Chien, Example 3",
         {
@@ -213,6 +229,8 @@ def abs_example3() -> TableResult:
             "bias": ps.bias,
             "variance": ps.variance,
             "epsilon_q": ps.epsilon,
+            "epsilon_q_exact": float(exact),
+            "epsilon_q_ratio": f"{ratio.numerator}/{ratio.denominator}",
             "delta_q": ps.delta,
             "full_support": bool(ps.full_support),
         },
@@ -250,8 +268,8 @@ _SPECS: tuple[tuple[str, str, str, Callable[[], Any]], ...] = (
     ("count-example1", "Sadeghi et al., Example 1", "sadeghi", count_example1),
     ("count-fig1", "Sadeghi et al., Fig. 1", "sadeghi", _S.sadeghi_figure1),
     ("count-fig2", "Sadeghi et al., Fig. 2", "sadeghi", _S.sadeghi_figure2),
-    ("count-fig3a", "Sadeghi et al., Fig. 3 (eps = 1.1)", "sadeghi", _P(_S.sadeghi_figure3, "a")),
-    ("count-fig3b", "Sadeghi et al., Fig. 3 (eps = 2.2)", "sadeghi", _P(_S.sadeghi_figure3, "b")),
+    ("count-fig3a", "Sadeghi et al., Fig. 3 (ε = 1.1)", "sadeghi", _P(_S.sadeghi_figure3, "a")),
+    ("count-fig3b", "Sadeghi et al., Fig. 3 (ε = 2.2)", "sadeghi", _P(_S.sadeghi_figure3, "b")),
     ("count-fig4", "Sadeghi et al., Fig. 4", "sadeghi", _S.sadeghi_figure4),
     ("abs-fig1", "Sadeghi & Chien, Fig. 1", "abs", _A.abs_figure1),
     ("abs-fig2", "Sadeghi & Chien, Fig. 2", "abs", _A.abs_figure2),
@@ -270,6 +288,23 @@ _NOTES = {
     "fig11b": _NO_NUMBERS,
     "fig12b": _NO_NUMBERS,
     "fig14": "the paper's smart-meter data is not public; seeded synthetic data is used",
+    "fig5b": "the paper's 'discrete count mechanism' (its reference [10], Sadeghi et al.) is "
+    "drawn as rainbowdp.noise.count's law (14) with the α* of Theorem 3, D = 3, taken modulo "
+    "n + 1 = 8, at the largest η whose PDP leakage is at most δ = 0.5 (the caption gives "
+    "neither D nor how it was calibrated); the discrete Gaussian is not in this panel, as in "
+    "the caption",
+    "fig7b": "the paper's 'discrete count mechanism' (its reference [10], Sadeghi et al.) is "
+    "drawn as rainbowdp.noise.count's law (14) with η = 0.7 (error rate 0.3) and the α* of "
+    "Theorem 3 at each ε, D = 3, taken modulo n + 1 = 8 (the caption gives no D); its PDP "
+    "leakage coincides with the modular discrete Gaussian's on this grid",
+    "count-fig3a": "substitution: the curves are the true δ* (the constraint Proposition 4 "
+    "omits restored, erratum 16), not the paper's Theorem 3; they differ at η ≤ 0.1, where "
+    "the figure marks the paper's (lower) values with x",
+    "count-fig3b": "substitution: the curves are the true δ* (erratum 16), not the paper's "
+    "Theorem 3; they differ at η = 0.025, where the figure marks the paper's (lower) value "
+    "with x",
+    "abs-fig3": "drawn at z = −25..25 (the paper's figure); the printed masses are read at "
+    "z = 0, ±1, ±2, ±12, ±24, ±25",
     "abs-optimal": "beyond the paper: the table with the smallest exact δ under the paper's "
     "constraints (zero bias, variance cap, support [−D, D])",
 }

@@ -129,6 +129,7 @@ def abs_figure1(*, epsilons: Any = _DEFAULT_FIG1_EPSILONS) -> CurveFigure:
         findings,
         suptitle="exact delta of the max-entropy noise (2.19)",
         log=(True, True),
+        restyle=True,
     )
 
 
@@ -175,6 +176,7 @@ def abs_figure2(*, epsilons: Any = _DEFAULT_FIG2_EPSILONS) -> CurveFigure:
         {"largest_gap": gap},
         suptitle="the design of Section 2.3 against the best gamma",
         log=(True, False),
+        restyle=True,
     )
 
 
@@ -219,6 +221,7 @@ def abs_figure3() -> CurveFigure:
         findings,
         suptitle="Example 1: eps = 0.5, delta = 1e-4",
         log=(False, True),
+        restyle=True,
     )
 
 
@@ -303,6 +306,7 @@ def abs_figure4(*, epsilons: Any = None) -> CurveFigure:
         _keysize_findings(sweep, eps),
         suptitle="epsilon after quantised lookup sampling",
         log=(False,),
+        restyle=True,
     )
 
 
@@ -343,6 +347,7 @@ def abs_figure5(*, epsilons: Any = None) -> CurveFigure:
         _keysize_findings(sweep, eps),
         suptitle="delta after quantised lookup sampling",
         log=(True,),
+        restyle=True,
     )
 
 
@@ -355,7 +360,8 @@ def abs_optimal_comparison(
 
     For each ε: the max-entropy noise with :math:`E[Z^2] = V` (δ_{γ,D}(ε) of (2.19)), and the
     zero-bias noise on [-D, D] with :math:`E[Z^2] \le V` minimising the exact δ
-    (:func:`rainbowdp.cellkey.optimal_noise`, the general LP designer); the variance the
+    (:func:`rainbowdp.cellkey.optimal_noise`: the closed form or the general LP designer,
+    whichever has the smaller exact δ); the variance the
     optimum uses, and the max-entropy δ at that smaller variance. Default: Example 1's D = 25,
     V = 49.
 
@@ -404,4 +410,6 @@ def abs_optimal_comparison(
         findings,
         suptitle="smallest exact delta under zero bias, a variance cap and support [-D, D]",
         log=(True, False),
+        restyle=True,
+        markers_every=1,  # a marker at every computed point: nothing is drawn between them
     )

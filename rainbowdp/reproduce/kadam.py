@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import ParameterError
+from ._style import finish, mathtext
 
 # ------------------------------------------------------------------------------------ Kadam et al.
 #: Kadam et al., Table 1 (n = 8, BD mu_bar = 3, epsilon = 1.5), columns by delta, as printed.
@@ -117,6 +118,7 @@ def _kadam(
     else:
         fig = plot_joint_pmf(pmfs[0])
     fig.axes[0].set_title(f"{name}: {title}", fontsize=9)
+    finish(fig, restyle=pmfs.ndim == 2)
     return PMFFigure(
         name=name,
         parameters={
@@ -238,6 +240,13 @@ _FORMS_OF = {
     "gumbel": ("modular", "truncated"),
     "data_independent": ("modular",),
 }
+#: The discrete count mechanism of Sadeghi et al. (Kadam et al.'s reference [10]) in Figs. 5b
+#: and 7b: its law (14) with the optimal alpha* of Theorem 3 (:mod:`rainbowdp.noise.count`),
+#: on [-D, D], taken modulo n + 1. The captions give no D: D = 3, the largest with 2D + 1 <= n + 1
+#: at n = 7, so the support does not wrap onto itself.
+KADAM_COUNT_D = 3
+_COUNT = "discrete count (Sadeghi et al.), modular"
+
 #: Name of each competitor's parameter (noise grows with it).
 _PARAMETER = {
     "geometric": "alpha",
@@ -552,6 +561,56 @@ def _dp_of(results: list, eps: np.ndarray, shifts: tuple) -> np.ndarray:
     )
 
 
+def count_noise(eta: float, epsilon: float, n: int, D: int = KADAM_COUNT_D) -> np.ndarray:
+    r"""The discrete count mechanism on [n]: Sadeghi et al.'s law (14),
+    :math:`p(0) = \eta`, :math:`p(\pm i) = \alpha_i^* \bar\eta / 2` with the α* of their
+    Theorem 3 at (ε, η) (:func:`rainbowdp.noise.count.alpha_star`, the constraint their
+    Proposition 4 omits restored), taken modulo n + 1. Its error rate is :math:`1 - \eta`.
+
+    Examples
+    --------
+    >>> f = count_noise(0.7, 3.0, 7)
+    >>> float(f[0]), bool(abs(f.sum() - 1) < 1e-12), bool(f[1] == f[7])
+    (0.7, True, True)
+    """
+    from ..noise import count
+
+    law = count.pmf(count.alpha_star(D, epsilon=epsilon, eta=eta), eta=eta)
+    f = np.zeros(n + 1)
+    np.add.at(f, np.arange(-D, D + 1) % (n + 1), law)
+    return f
+
+
+def _count_at_delta(
+    n: int, epsilon: float, delta: float, shifts: tuple, loss: str
+) -> tuple[float, float, float, float]:
+    """(η, distortion, PDP leakage, exact DP δ) of the count mechanism of largest η whose PDP
+    leakage at ε is at most δ (a grid of η, refined by bisection, accepted with the sound
+    leakage); NaN if none is."""
+    x = math.exp(epsilon)
+    grid = np.linspace(1.0, 0.0, 101)[1:-1]  # eta in (0, 1), least noise first
+
+    def leak(eta: float) -> float:
+        return float(_fast_pdp(count_noise(eta, epsilon, n)[None], x, shifts)[0])
+
+    ok = np.array([leak(float(e)) <= delta for e in grid])
+    if not ok.any():
+        return math.nan, math.nan, math.nan, math.nan
+    i = int(np.argmax(ok))
+    hi = float(grid[i])
+    if i > 0:
+        bad = float(grid[i - 1])  # infeasible: more eta than hi
+        for _ in range(40):
+            mid = 0.5 * (bad + hi)
+            bad, hi = (mid, hi) if leak(mid) > delta else (bad, mid)
+    for eta in [hi, *grid[i + 1 :].tolist()]:
+        f = count_noise(float(eta), epsilon, n)
+        pdp, dp = _sound(f, n, np.array([epsilon]), shifts)
+        if pdp[0] <= delta:
+            return float(eta), _distortion(f, n, loss), float(pdp[0]), float(dp[0])
+    return math.nan, math.nan, math.nan, math.nan  # pragma: no cover - eta = 0 is feasible
+
+
 def _label(mech: str, form: str) -> str:
     return _NAMES[mech] if mech == "data_independent" else f"{_NAMES[mech]}, {form}"
 
@@ -575,7 +634,8 @@ def _curve_figure(
         ax.set_xlabel(p.xlabel)
         ax.set_ylabel(p.ylabel)
         ax.set_title(p.title, fontsize=8)
-    fig.suptitle(f"{name}: {suptitle}", fontsize=9)
+    fig.suptitle(mathtext(f"{name}: {suptitle}"), fontsize=9)
+    finish(fig)
     return CurveFigure(name, parameters, tuple(panels), findings, fig)
 
 
@@ -614,9 +674,10 @@ def kadam_figure5(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
     Gaussian and Gumbel (exponential) mechanisms. Panel "b": error rate (Definition 3,
     eq. (10)) at δ = 0.5, n = 7, against the geometric and the data-independent mechanism.
     The journal's caption of panel (b) is garbled ("δ = 0.3 and n = 8.1 plot (b) ... δ = 0.5
-    and n = 7"); the arXiv version's caption reads δ = 0.5, n = 7, which is used here. The
-    discrete count mechanism of Sadeghi et al. (2020) is not implemented in rainbowdp and is
-    left out.
+    and n = 7"); the arXiv version's caption reads δ = 0.5, n = 7, which is used here. Panel
+    "b" also draws the paper's discrete count mechanism (Sadeghi et al. 2020, its reference
+    [10]) as :func:`count_noise`: for each ε the largest η (error rate 1 − η) whose PDP leakage
+    is at most δ.
 
     Parameters
     ----------
@@ -702,6 +763,9 @@ def kadam_figure5(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
                 [_calibrate_delta(mech, form, n, loss, float(e), delta, shifts, cands) for e in eps]
             )
             params[label], series[label], pdp[label], dp[label] = rows.T
+    if panel == "b":  # the paper's discrete count mechanism [10]
+        rows = np.array([_count_at_delta(n, float(e), delta, shifts, loss) for e in eps])
+        params[_COUNT], series[_COUNT], pdp[_COUNT], dp[_COUNT] = rows.T
     what = _LOSS_NAME[loss]
     panels = [
         Panel(
@@ -712,10 +776,11 @@ def kadam_figure5(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
             series,
         )
     ]
+    names = {_label(m, f): _PARAMETER[m] for m in cfg["mechs"] for f in _FORMS_OF[m]}
+    if panel == "b":
+        names[_COUNT] = "eta"
     findings = {
-        "parameter_names": {
-            _label(m, f): _PARAMETER[m] for m in cfg["mechs"] for f in _FORMS_OF[m]
-        },
+        "parameter_names": names,
         "parameters": params,
         "pdp_delta": pdp,
         "dp_delta": dp,
@@ -728,7 +793,7 @@ def kadam_figure5(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
         "shifts": list(shifts),
         "reading": "paper",
         "formulation": "printed",
-        "omitted": "discrete count mechanism (Sadeghi et al. 2020): not in rainbowdp",
+        **({"count_D": KADAM_COUNT_D} if panel == "b" else {}),
     }
     return _curve_figure(
         f"Kadam et al., Fig. 5{panel}",
@@ -747,9 +812,9 @@ def kadam_figure7(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
     :data:`KADAM_FIG7A_MSE`), n = 8, against the geometric, discrete Gaussian and Gumbel
     mechanisms. Panel "b": every mechanism has error rate 0.3 (:data:`KADAM_FIG7B_ER`), n = 7,
     against the geometric, the discrete Gaussian (named in the text) and the data-independent
-    mechanism of the arXiv caption, :math:`f(0) = 1 - \rho`, :math:`f(\eta) = \rho / n`. The
-    discrete count mechanism (Sadeghi et al. 2020) is not implemented in rainbowdp and is left
-    out.
+    mechanism of the arXiv caption, :math:`f(0) = 1 - \rho`, :math:`f(\eta) = \rho / n`, and the
+    discrete count mechanism of the caption (Sadeghi et al. 2020, reference [10];
+    :func:`count_noise`) with η = 0.7 (error rate 0.3) and the α* of its Theorem 3 at each ε.
 
     Parameters
     ----------
@@ -816,15 +881,25 @@ def kadam_figure7(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
             obj = _build(mech, form, p, n)
             pdp[label], dp[label] = _sound(obj, n, eps, shifts)
             reached[label] = _distortion(obj, n, loss)
+    if panel == "b":  # the paper's discrete count mechanism [10], error rate 1 - eta
+        eta = 1.0 - target
+        laws = [count_noise(eta, float(e), n) for e in eps]
+        rows = np.array(
+            [_sound(f, n, np.array([e]), shifts) for f, e in zip(laws, eps, strict=True)]
+        )
+        pdp[_COUNT], dp[_COUNT] = rows[:, 0, 0], rows[:, 1, 0]
+        params[_COUNT] = eta
+        reached[_COUNT] = max(_distortion(f, n, loss) for f in laws)
     what = _LOSS_NAME[loss]
     panels = [
         Panel("PDP leakage (Definition 2, paper reading)", "epsilon", "delta", eps, pdp, "line"),
         Panel("exact (epsilon, delta)-DP (hockey stick)", "epsilon", "delta", eps, dp, "line"),
     ]
+    names = {_label(m, f): _PARAMETER[m] for m in cfg["mechs"] for f in _FORMS_OF[m]}
+    if panel == "b":
+        names[_COUNT] = "eta"
     findings = {
-        "parameter_names": {
-            _label(m, f): _PARAMETER[m] for m in cfg["mechs"] for f in _FORMS_OF[m]
-        },
+        "parameter_names": names,
         "parameters": params,
         "distortion": reached,
         "optimal_pmfs": np.array([r.pmf for r in opt]),
@@ -836,7 +911,7 @@ def kadam_figure7(panel: str = "a", *, epsilons: Any = _DEFAULT_EPSILONS) -> Cur
         "shifts": list(shifts),
         "reading": "paper",
         "formulation": "printed (min-delta variant (15))",
-        "omitted": "discrete count mechanism (Sadeghi et al. 2020): not in rainbowdp",
+        **({"count_D": KADAM_COUNT_D} if panel == "b" else {}),
     }
     return _curve_figure(
         f"Kadam et al., Fig. 7{panel}",

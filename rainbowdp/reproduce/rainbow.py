@@ -74,6 +74,10 @@ class LineFigure:
         return self.tau == self.printed_tau
 
 
+#: δ of Figs. 3-5 as Gu et al. print it (Section 5.3).
+_DELTA_TEXT = {0.0: "0", 1e-3: "10^{-3}", 1e-2: "0.01"}
+
+
 def _line_figure(number: int, delta: float, n: int, variant: str) -> LineFigure:
     from ..plot import plot_line_mechanism
 
@@ -81,7 +85,14 @@ def _line_figure(number: int, delta: float, n: int, variant: str) -> LineFigure:
     rows = line_mechanism(m, n, GU_EPSILON, delta, variant=variant)
     taus = tuple(int(v) for v in tau(m, GU_EPSILON, delta, variant=variant))
     fig = plot_line_mechanism(m, n, GU_EPSILON, delta, variant=variant)
-    fig.axes[0].set_title(f"Gu et al., Fig. {number}: " + fig.axes[0].get_title(), fontsize=9)
+    # the parameters as the paper prints them (ε = log 1.2; δ = 0, 10^-3, 0.01), not as
+    # rounded-up floats: the float nearest 10^-3 is above it, and rounds up to 0.001001
+    shown = _DELTA_TEXT.get(delta, f"{delta:g}")
+    fig.axes[0].set_title(
+        rf"Gu et al., Fig. {number}: optimal $(\varepsilon, \delta) = (\log 1.2, {shown})$ line "
+        "mechanism" + (" (printed operator)" if variant == "paper" else ""),
+        fontsize=9,
+    )
     return LineFigure(
         name=f"Gu et al., Fig. {number}",
         epsilon=GU_EPSILON,

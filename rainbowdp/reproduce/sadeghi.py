@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import ParameterError
+from ._style import finish, mathtext
 from .kadam import CurveFigure, Panel, check_grid, check_panel
 
 # ------------------------------------------------------------------------------ printed numbers
@@ -95,7 +96,15 @@ _EXACT = "exact delta, Theorem 3 law"
 _EXACT_OPT = "exact delta, exact-optimal law"
 _DG = "discrete Gaussian delta_G (45)"
 _DG_MATCHED = "discrete Gaussian delta_G (45), variance-matched"
-_STYLES = ((_EXACT_OPT, ":"), (_EXACT, "--"), (_DG_MATCHED, (0, (5, 1, 1, 1))), (_DG, "-."))
+#: Fig. 3: the paper's own curve where it differs from the true optimum (erratum 16).
+_PRINTED = "(2D+1) delta~ as printed (Theorem 3), where it fails"
+_STYLES = (
+    (_EXACT_OPT, ":"),
+    (_EXACT, "--"),
+    (_DG_MATCHED, (0, (5, 1, 1, 1))),
+    (_DG, "-."),
+    (_PRINTED, "none"),
+)
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -241,6 +250,10 @@ def _delta_series(D: int, eta: float, eps: float) -> tuple[Any, float, float, fl
     return opt, opt.dp_bound, exact, best
 
 
+#: A line panel with more series than this has its legend beside the axes, not over the curves.
+_LEGEND_INSIDE = 4
+
+
 def _draw_lines(ax: Any, p: Panel) -> None:
     """One colour per group (the label's text before ": "), one line style per kind."""
     from ..plot import output_colors
@@ -254,13 +267,36 @@ def _draw_lines(ax: Any, p: Panel) -> None:
             p.x,
             np.asarray(values, dtype=float),
             ls=ls,
-            marker="o" if ls == "-" else None,
+            marker="o" if ls == "-" else "x" if ls == "none" else None,
             ms=2.5,
             lw=1.3,
             color=colour[text.split(": ")[0]],
             label=text,
         )
-    ax.legend(fontsize=6)
+    if len(p.series) <= _LEGEND_INSIDE:
+        ax.legend(fontsize=6)
+    else:  # beside the axes (the figure's layout makes room), where it cannot hide a curve
+        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+
+
+def _bars(ax: Any, p: Panel) -> None:
+    """The series of a bar panel side by side at their own x positions, one colour each
+    (:func:`rainbowdp.plot.palette.series_styles`), with a legend."""
+    from ..plot.palette import series_styles
+
+    labels = list(p.series)
+    k = len(labels)
+    width = 0.8 / k
+    x = np.asarray(p.x, dtype=float)
+    for i, (label, style) in enumerate(zip(labels, series_styles(k), strict=True)):
+        ax.bar(
+            x + (i - (k - 1) / 2) * width,
+            p.series[label],
+            width=width,
+            label=label,
+            color=style["color"],
+        )
+    ax.legend(fontsize=7)
 
 
 def panel_figure(
@@ -271,25 +307,29 @@ def panel_figure(
     *,
     suptitle: str,
     log: tuple[bool, ...],
+    restyle: bool = False,
+    markers_every: int | None = None,
 ) -> CurveFigure:
     """A :class:`~rainbowdp.reproduce.kadam.CurveFigure` drawing ``panels`` side by side.
 
-    A ``"bars"`` panel is drawn by :func:`rainbowdp.plot.plot_pmfs` (one legend for the
-    figure's bar panels), any other as lines, one colour per group of series (the label's text
-    before ``": "``) and one line style per kind; ``log[i]`` puts panel i on a log y axis.
+    A ``"bars"`` panel is drawn as bars at its own x values (one legend for the figure's bar
+    panels), any other as lines, one colour per group of series (the label's text before
+    ``": "``) and one line style per kind -- or, with ``restyle``, one colour, line style and
+    marker per series (:func:`rainbowdp.plot.palette.series_styles`; markers at every
+    ``markers_every``-th point). ``log[i]`` puts panel i on a log y axis. Titles, axis labels
+    and legends are written with mathtext Greek.
     """
     from matplotlib.figure import Figure
-
-    from ..plot import plot_pmfs
+    from matplotlib.ticker import MaxNLocator
 
     k = len(panels)
-    fig = Figure(figsize=(5.8 * k, 4.0), layout="constrained")
+    beside = sum(p.kind != "bars" and len(p.series) > _LEGEND_INSIDE for p in panels)
+    fig = Figure(figsize=(5.8 * k + 3.0 * beside, 4.0), layout="constrained")
     axes = fig.subplots(1, k, squeeze=False)[0]
     for ax, p, lg in zip(axes, panels, log, strict=True):
         if p.kind == "bars":
-            labels = list(p.series)
-            plot_pmfs(np.array([p.series[s] for s in labels]), labels=labels, ax=ax)
-            ax.set_xticks(p.x)
+            _bars(ax, p)
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=11, steps=[1, 2, 5, 10], integer=True))
             if ax is not axes[0]:  # one legend for the figure's bar panels
                 ax.get_legend().remove()
         else:
@@ -301,7 +341,8 @@ def panel_figure(
         ax.set_xlabel(p.xlabel)
         ax.set_ylabel(p.ylabel)
         ax.set_title(p.title, fontsize=8)
-    fig.suptitle(f"{name}: {suptitle}", fontsize=9)
+    fig.suptitle(mathtext(f"{name}: {suptitle}"), fontsize=9)
+    finish(fig, restyle=restyle, markers_every=markers_every)
     return CurveFigure(name, parameters, tuple(panels), findings, fig)
 
 
@@ -543,7 +584,11 @@ def sadeghi_figure3(panel: str = "a", *, etas: Any = _DEFAULT_FIG3_ETAS) -> Curv
         ``findings["restored_etas"]`` lists the grid η where the printed Theorem 3 fails (the
         constraint Proposition 4 omits binds, ``optimum(...).case == "restored"``) and
         ``findings["printed_over_true"]`` the smallest ratio of the printed δ̃ to the true δ*
-        there.
+        there. The curves are the true δ* (the constraint Proposition 4 omits restored,
+        ``docs/errata.md`` item 16); where it differs from the paper's closed form (η ≤ 0.1 at
+        ε = 1.1, η = 0.025 at ε = 2.2 on the default grid) the series
+        ``"D = ...: (2D+1) delta~ as printed (Theorem 3), where it fails"`` marks the paper's
+        values (NaN elsewhere).
     """
     from ..noise.count import max_eta, optimum
 
@@ -560,6 +605,9 @@ def sadeghi_figure3(panel: str = "a", *, etas: Any = _DEFAULT_FIG3_ETAS) -> Curv
         series[f"D = {D}: {_BOUND}"] = np.array([r[1] for r in rows])
         series[f"D = {D}: {_EXACT}"] = np.array([r[2] for r in rows])
         series[f"D = {D}: {_EXACT_OPT}"] = np.array([r[3] for r in rows])
+        series[f"D = {D}: {_PRINTED}"] = np.array(
+            [(2 * D + 1) * r[0].printed_delta if r[0].case == "restored" else np.nan for r in rows]
+        )
         rest = [r[0] for r in rows if r[0].case == "restored"]
         restored[f"D = {D}"] = [o.eta for o in rest]
         ratio[f"D = {D}"] = min((o.printed_delta / o.delta for o in rest), default=1.0)
@@ -594,7 +642,8 @@ def sadeghi_figure3(panel: str = "a", *, etas: Any = _DEFAULT_FIG3_ETAS) -> Curv
         parameters,
         panels,
         findings,
-        suptitle="(2D+1) delta* and the exact delta vs eta",
+        suptitle="(2D+1) delta* and the exact delta vs eta\nat small eta: the true delta* "
+        "(erratum 16); x: the paper's Theorem 3",
         log=(True,),
     )
 
