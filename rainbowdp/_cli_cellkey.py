@@ -9,7 +9,7 @@ r"""The cell-key commands of ``rainbowdp``: ``ptable design``, ``ptable audit`` 
                            [--layout auto|ptable|ons] [--json]
     rainbowdp perturb DATA.csv --by COL1,COL2 --ptable PT.csv [--record-key COL[,COL...]]
                       [--seed S] [--keysize K] [--method abs|sum] [--no-margins]
-                      [-o TABLE.csv] [--json]
+                      [--max-bytes N] [-o TABLE.csv] [--json]
 
 Exit codes and one-line errors are those of :mod:`rainbowdp.cli`.
 """
@@ -19,12 +19,22 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ._cli_common import EXIT_OK, Parser, check_output, emit, finite_float, integer
+from ._cli_common import (
+    EXIT_OK,
+    Parser,
+    bounded_int,
+    check_output,
+    emit,
+    finite_float,
+    integer,
+)
+from ._format import format_up
 from .exceptions import ParameterError
 
 __all__ = ["add_parsers"]
@@ -33,6 +43,10 @@ __all__ = ["add_parsers"]
 CSV_SUFFIXES = (".csv",)
 #: ``perturb`` shows progress when reading a file with at least this many bytes.
 PROGRESS_BYTES = 50_000_000
+#: Largest ``perturb`` data file read by default (``--max-bytes`` raises it).
+MAX_DATA_BYTES = 2**30
+#: Longest line of a ``perturb`` data file.
+MAX_LINE_BYTES = 2**20
 
 
 def _keysize(text: str) -> int:
@@ -68,10 +82,13 @@ def _cmd_ptable_design(args: argparse.Namespace) -> int:
     text = (
         f"ptable ({args.method}): D = {d.D}, variance = {d.variance:.6g}, "
         f"KEYSIZE = {d.table.keysize}, rows 0..{d.table.max_count}\n"
-        f"  exact delta at epsilon = {d.epsilon:g}: {d.delta:.6g} on counts >= D "
-        f"(target {d.target_delta:g}); {d.delta_all_counts:.6g} over all counts "
+        f"  exact delta at epsilon = {d.epsilon:g}: {format_up(d.delta)} on counts >= D "
+        f"(target {d.target_delta:g}); {format_up(d.delta_all_counts)} over all counts "
         "(small-count rows included)"
     )
+    if args.method == "maxent":
+        text += "\n  --method optimal gives the smallest exact delta under the same constraints"
+
     if out is not None:
         text += f"\nwrote {out} ({args.layout} layout)"
     emit(data, args.json, text)
@@ -119,39 +136,116 @@ class _PlainProgress:
         print(file=sys.stderr, flush=True)
 
 
-def _read_csv(path: Path, columns: list[str]) -> dict[str, np.ndarray]:
-    """The named columns of a CSV file (as strings, integer columns as int64)."""
-    size = path.stat().st_size
+def _lines(fh: Any, path: Path, max_bytes: int, bar: Any) -> Iterator[str]:
+    """The lines of a binary file as text, read defensively: at most ``max_bytes`` bytes in
+    all and :data:`MAX_LINE_BYTES` per line (so an endless source such as /dev/zero stops at
+    once), each line decoded as UTF-8 (a byte-order mark at the start is dropped)."""
+    where = str(path)
+    total = shown = 0  # bytes read, bytes reported to the progress bar
+    line_no = 0
+    while True:
+        raw = fh.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        line_no += 1
+        total += len(raw)
+        if len(raw) > MAX_LINE_BYTES:
+            raise ParameterError(
+                f"`data` file {where!r}, line {line_no}: longer than {MAX_LINE_BYTES} bytes "
+                "(not a CSV file of records?)."
+            )
+        if total > max_bytes:
+            raise ParameterError(
+                f"`data` file {where!r} is larger than the limit of {max_bytes} bytes; raise "
+                "it with --max-bytes."
+            )
+        if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ParameterError(
+                f"`data` file {where!r}, line {line_no}: not UTF-8 text (byte "
+                f"0x{raw[exc.start]:02x} at byte {exc.start + 1} of the line: {exc.reason}); "
+                "save the file as UTF-8."
+            ) from None
+        if bar is not None and line_no % 100_000 == 0:
+            bar.update(total - shown)
+            shown = total
+        yield text
+
+
+def _read_csv(
+    path: Path, columns: list[str], *, max_bytes: int | None = None
+) -> dict[str, np.ndarray]:
+    """The named columns of a CSV file of records, as strings.
+
+    Refused with a one-line :class:`ParameterError`: a file larger than ``max_bytes``
+    (default :data:`MAX_DATA_BYTES`) or with a line longer than :data:`MAX_LINE_BYTES`, text
+    that is not UTF-8, a header that repeats a column name, a line with another number of
+    fields than the header, and an empty field in a named column (a missing value: the API
+    refuses missing values too).
+    """
+    limit = MAX_DATA_BYTES if max_bytes is None else max_bytes
+    where = str(path)
+    try:
+        size = path.stat().st_size
+        fh = path.open("rb")
+    except OSError as exc:
+        raise ParameterError(f"cannot read `data` file {where!r}: {exc.strerror or exc}.") from None
+    if path.is_dir():
+        fh.close()
+        raise ParameterError(f"cannot read `data` file {where!r}: it is a directory.")
+    if path.is_file() and size > limit:  # a regular file: refused before reading
+        fh.close()
+        raise ParameterError(
+            f"`data` file {where!r} is larger than the limit of {limit} bytes; raise it with "
+            "--max-bytes."
+        )
     bar = _progress(size, f"reading {path.name}")
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.reader(fh)
+    with fh:
+        reader = csv.reader(_lines(fh, path, limit, bar))
         try:
             header = next(reader)
-        except StopIteration:
-            raise ParameterError(f"`data` file {str(path)!r} is empty.") from None
-        missing = [c for c in columns if c not in header]
-        if missing:
-            raise ParameterError(
-                f"`data` file {str(path)!r} has no column(s) {missing}; its columns are {header}."
-            )
-        idx = [header.index(c) for c in columns]
-        values: list[list[str]] = [[] for _ in columns]
-        shown = 0  # bytes reported to the progress bar
-        for line_no, row in enumerate(reader, start=2):
-            if len(row) != len(header):
+            counts: dict[str, int] = {}
+            for k, name in enumerate(header):
+                if name in counts:
+                    raise ParameterError(
+                        f"`data` file {where!r}: the header repeats the column {name!r} "
+                        f"(fields {counts[name] + 1} and {k + 1}); rename one."
+                    )
+                counts[name] = k
+            missing = [c for c in columns if c not in header]
+            if missing:
                 raise ParameterError(
-                    f"`data` file {str(path)!r}, line {line_no}: {len(row)} fields, expected "
-                    f"{len(header)}."
+                    f"`data` file {where!r} has no column(s) {missing}; its columns are {header}."
                 )
-            for k, i in enumerate(idx):
-                values[k].append(row[i])
-            if bar is not None and line_no % 100_000 == 0:
-                pos = fh.buffer.tell()
-                bar.update(pos - shown)
-                shown = pos
-        if bar is not None:
-            bar.update(max(0, size - shown))
-            bar.close()
+            idx = [header.index(c) for c in columns]
+            values: list[list[str]] = [[] for _ in columns]
+            for row in reader:
+                if len(row) != len(header):
+                    raise ParameterError(
+                        f"`data` file {where!r}, line {reader.line_num}: {len(row)} fields, "
+                        f"expected {len(header)}."
+                    )
+                for k, i in enumerate(idx):
+                    v = row[i]
+                    if not v.strip():
+                        raise ParameterError(
+                            f"`data` file {where!r}, line {reader.line_num}: column "
+                            f"{columns[k]!r} is empty (a missing value; fill it or drop the "
+                            "record)."
+                        )
+                    values[k].append(v)
+        except StopIteration:
+            raise ParameterError(f"`data` file {where!r} is empty.") from None
+        except csv.Error as exc:
+            raise ParameterError(
+                f"`data` file {where!r}, line {reader.line_num}: not valid CSV ({exc})."
+            ) from None
+        finally:
+            if bar is not None:
+                bar.close()
     return {c: np.asarray(v) for c, v in zip(columns, values, strict=True)}
 
 
@@ -191,13 +285,13 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
     table = cellkey.read_ptable(args.ptable)
     K = args.keysize if args.keysize is not None else (table.keysize or 2**32)
     if args.seed is not None:
-        data = _read_csv(data_path, by)
+        data = _read_csv(data_path, by, max_bytes=args.max_bytes)
         n = len(data[by[0]])
         keys: Any = cellkey.record_keys(
             n, keysize=K, components=1 if args.method == "sum" else 4, seed=args.seed
         )
     else:
-        data = _read_csv(data_path, by + key_cols)
+        data = _read_csv(data_path, by + key_cols, max_bytes=args.max_bytes)
         keys = np.stack([_int_column(data.pop(c), c) for c in key_cols], axis=1)
         if keys.shape[1] == 1:
             keys = keys[:, 0]
@@ -305,6 +399,12 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--keysize", type=_keysize, default=None, help="KEYSIZE (default the table's)")
     p.add_argument("--method", choices=["abs", "sum"], default="abs")
     p.add_argument("--no-margins", action="store_true", help="interior cells only")
+    p.add_argument(
+        "--max-bytes",
+        type=bounded_int("--max-bytes", 1, 2**62),
+        default=MAX_DATA_BYTES,
+        help=f"refuse a data file larger than this (default {MAX_DATA_BYTES} bytes)",
+    )
     p.add_argument("-o", "--output", default=None, help="perturbed table (.csv)")
     p.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     p.set_defaults(func=_cmd_perturb)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -59,6 +61,7 @@ def test_shipped_example1_file_is_generated_by_the_library(capsys, tmp_path) -> 
     out = tmp_path / "abs_example1.csv"
     data = run_json(capsys, "ptable", "design", *EXAMPLE1_ARGS, "-o", out)
     assert out.read_bytes() == EXAMPLE1.read_bytes()
+    assert read_ptable(out).keysize == K32  # the key size is kept
     # Sadeghi & Chien, Example 1: D* = 25, V ~ 49.00; Example 3: delta^Q = p^Q(-25) = 425760/2^32
     assert data["D"] == 25 and data["rows"] == 26 and data["keysize"] == K32
     assert round(data["variance"], 2) == 49.00
@@ -77,7 +80,8 @@ def test_shipped_ons_file_is_generated_by_the_library(capsys, tmp_path) -> None:
 
 def test_audit_of_the_shipped_example1_file(capsys) -> None:
     rep = run_json(capsys, "ptable", "audit", EXAMPLE1, "--epsilon", "0.5")
-    assert rep["max_count"] == 25 and rep["D"] == 25 and rep["keysize"] is None
+    assert rep["max_count"] == 25 and rep["D"] == 25
+    assert rep["keysize"] == read_ptable(EXAMPLE1).keysize  # the file's own key size, if any
     # Example 3: at eps = 0.5 >= eps^Q ~ 0.498 the delta of the counts >= D is p^Q(-25)
     exact = 425760 / K32
     assert exact <= rep["delta_at_epsilon_independent"][0] <= exact * (1 + 1e-12)
@@ -131,10 +135,12 @@ def test_design_then_audit_round_trip(capsys, tmp_path, argv) -> None:
         assert rep_ons["delta_at_epsilon"] == rep["delta_at_epsilon"]
         assert rep["keysize"] == d["keysize"]
         assert out.read_text().splitlines()[0] == "pcv,ckey,pvalue"
-    else:
-        assert out.read_text().splitlines()[0] == "i,j,p,v,p_int_lb,p_int_ub,type"
+    else:  # the R layout with the key size in a last column
+        assert out.read_text().splitlines()[0] == "i,j,p,v,p_int_lb,p_int_ub,type,keysize"
+        assert read_ptable(out).keysize == d["keysize"]
     code, text, _ = run(capsys, "ptable", "design", *argv)  # the text report, no file
     assert code == 0 and f"D = {d['D']}" in text and "exact delta" in text
+    assert ("--method optimal gives" in text) == ("optimal" not in argv)
 
 
 # ----------------------------------------------------------------------------- perturb
@@ -266,6 +272,58 @@ def test_perturb_errors_are_one_line(capsys, tmp_path) -> None:
     bad_keys.write_text("a,b,rkey\nx,u,12\ny,v,1.5\n")
     err = one_line_error(capsys, "perturb", bad_keys, "--by", "a,b", "--ptable", ONS256)
     assert "'1.5'" in err and "'rkey'" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "needles"),
+    [
+        # Latin-1 text: "é" is the single byte 0xe9
+        (b"a,b,rkey\nx,u,12\n\xe9,v,13\n", ["line 3", "not UTF-8", "0xe9"]),
+        # the column a twice: the second used to be dropped silently
+        (b"a,b,a,rkey\nx,u,y,12\n", ["repeats the column 'a'", "fields 1 and 3"]),
+        # an empty field in a classifying column: a missing value, refused as by the API
+        (b"a,b,rkey\nx,u,12\ny,,13\n", ["line 3", "column 'b' is empty"]),
+        (b"a,b,rkey\nx,u,12\n  ,v,13\n", ["line 3", "column 'a' is empty"]),
+        # an empty record key
+        (b"a,b,rkey\nx,u,\n", ["line 2", "column 'rkey' is empty"]),
+        (b"", ["is empty"]),
+        (b'a,b,rkey\nx,"u,12\n', ["line 2", "2 fields, expected 3"]),  # an unclosed quote
+    ],
+)
+def test_perturb_refuses_bad_data_files_in_one_line(capsys, tmp_path, content, needles) -> None:
+    data = tmp_path / "data.csv"
+    data.write_bytes(content)
+    err = one_line_error(capsys, "perturb", data, "--by", "a,b", "--ptable", ONS256)
+    assert str(data) in err
+    for needle in needles:
+        assert needle in err, (needle, err)
+
+
+def test_perturb_data_file_size_cap(capsys, tmp_path) -> None:
+    data = tmp_path / "data.csv"
+    write_data(data)
+    size = data.stat().st_size
+    argv = ["perturb", data, "--by", "a,b", "--ptable", ONS256]
+    err = one_line_error(capsys, *argv, "--max-bytes", size - 1)
+    assert f"limit of {size - 1} bytes" in err and "--max-bytes" in err
+    assert run(capsys, *argv, "--max-bytes", size)[0] == 0  # exactly at the cap: read
+    assert "--max-bytes" in one_line_error(capsys, *argv, "--max-bytes", "0")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_perturb_of_an_endless_source_stops_with_one_line() -> None:
+    # /dev/zero has no size and no end of line: the reader stops after one long line
+    argv = ["perturb", "/dev/zero", "--by", "a,b", "--ptable", str(ONS256)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "rainbowdp.cli", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert "'/dev/zero'" in proc.stderr and "longer than" in proc.stderr
 
 
 @pytest.mark.parametrize("key", ["-3", "99999999999999999999999"])

@@ -14,6 +14,10 @@ records, so the same cell always gets the same noise:
   :func:`optimal_noise` (the smallest exact δ under an agency's constraints);
 - perturbing microdata: :func:`frequency_table`, :func:`perturb`, :func:`utility`.
 
+Every result object shows itself briefly: a one-line ``repr`` (kind, parameters, sizes, the key
+ε and δ rounded up; no arrays), a ``str`` of a few lines, ``_repr_html_`` for notebooks, and
+``to_pandas()`` where a table is natural (pandas is the optional extra ``tables``).
+
 See ``docs/cellkey.md`` for a tutorial from microdata to a perturbed, audited table.
 
 References

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from .._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
 from ..exceptions import InfeasibleDesignError, ParameterError
+from ._display import html_table, num, up
 from ._ptable import AuditReport, Ptable, audit
 from ._quantise import check_keysize
 
@@ -53,10 +54,11 @@ class PtableDesign:
     variance : float
         Variance of the noise before quantisation.
     delta : float
-        Exact δ at ε of the applied table on the counts >= D (the verifier's, rounded up):
-        at most ``target_delta``.
+        Exact δ at ε of the applied table on the neighbouring counts >= D (the verifier's,
+        rounded up): at most ``target_delta``. It does *not* cover the counts below D.
     delta_all_counts : float
-        Exact δ at ε over every count, the anchored small-count rows included.
+        Exact δ at ε over every count, the anchored small-count rows included (far larger:
+        with zero bias and count 0 published as 0, the edge (0, 1) alone forces a large δ).
     report : AuditReport
         The audit of the applied table.
     """
@@ -71,6 +73,61 @@ class PtableDesign:
     delta: float
     delta_all_counts: float
     report: AuditReport
+
+    # -------------------------------------------------------------------------------- display
+    def _method_text(self) -> str:
+        if self.method == "maxent":
+            return (
+                "max-entropy noise of the design guide (Sadeghi & Chien 2.4); "
+                'method="optimal" gives the smallest exact delta under the same constraints'
+            )
+        return "the smallest exact delta under zero bias, the variance cap and support [-D, D]"
+
+    def _summary(self) -> list[tuple[str, str]]:
+        K = self.table.keysize
+        return [
+            ("method", f"{self.method}: {self._method_text()}"),
+            ("epsilon", num(self.epsilon)),
+            (f"delta on counts >= {self.D}", f"{up(self.delta)} (target {num(self.target_delta)})"),
+            ("delta over all counts", up(self.delta_all_counts)),
+            ("D", str(self.D)),
+            ("rows", f"0..{self.table.max_count}"),
+            ("keysize", "-" if K is None else f"2^{K.bit_length() - 1}"),
+            ("noise variance", num(self.variance)),
+        ]
+
+    def __repr__(self) -> str:
+        return (
+            f"PtableDesign(method={self.method!r}, epsilon={num(self.epsilon)}, "
+            f"delta={up(self.delta)} on counts >= {self.D} (all counts: "
+            f"{up(self.delta_all_counts)}), target={num(self.target_delta)}, D={self.D}, "
+            f"rows={self.table.max_count + 1}, variance={num(self.variance)})"
+        )
+
+    def __str__(self) -> str:
+        K = self.table.keysize
+        lines = [
+            f"perturbation table designed for epsilon = {num(self.epsilon)}, delta = "
+            f"{num(self.target_delta)} (method {self.method!r}): D = {self.D}, rows "
+            f"0..{self.table.max_count}, keysize {'-' if K is None else f'2^{K.bit_length() - 1}'}",
+            f"  delta = {up(self.delta)} on neighbouring counts >= {self.D} (the applied, "
+            "quantised table)",
+            f"  delta = {up(self.delta_all_counts)} over all counts (the rows below {self.D} "
+            "included)",
+            f"  noise variance {num(self.variance)}",
+        ]
+        if self.method == "maxent":
+            lines.append(
+                '  method="optimal" gives the smallest exact delta under the same constraints'
+            )
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return html_table("perturbation table design", self._summary())
+
+    def to_pandas(self) -> Any:
+        """The designed table's entries (:meth:`Ptable.to_pandas`)."""
+        return self.table.to_pandas()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (the table itself is written with :func:`write_ptable`)."""

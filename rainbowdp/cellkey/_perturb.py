@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import ParameterError, ParameterTypeError
+from ._display import html_table, num, require_pandas
 from ._keys import (
     Method,
     check_method,
@@ -323,9 +324,54 @@ class FrequencyTable:
 
     def to_pandas(self) -> Any:
         """The table as a pandas DataFrame (pandas is imported here)."""
-        import pandas as pd
-
+        pd = require_pandas("FrequencyTable")
         return pd.DataFrame({name: np.asarray(col) for name, col in self.columns.items()})
+
+    # -------------------------------------------------------------------------------- display
+    @property
+    def is_perturbed(self) -> bool:
+        """Whether the table has been perturbed (has the column ``perturbed``)."""
+        return "perturbed" in self.columns
+
+    def _summary(self) -> list[tuple[str, str]]:
+        rows = [
+            (
+                "variables",
+                " x ".join(f"{b} ({d})" for b, d in zip(self.by, self.dims, strict=True)),
+            ),
+            ("rows", f"{len(self)} rows" + (" (margins included)" if self.margins else "")),
+            ("records", str(self.n_records)),
+            ("columns", ", ".join(self.columns)),
+        ]
+        if self.is_perturbed:
+            noise = np.asarray(self.columns["noise"])
+            if noise.size:
+                rows.append(("noise", f"{int(noise.min())}..{int(noise.max())}"))
+        return rows
+
+    def __repr__(self) -> str:
+        return (
+            f"FrequencyTable(by={self.by!r}, dims={self.dims}, rows={len(self)}, "
+            f"records={self.n_records}, margins={self.margins}, perturbed={self.is_perturbed})"
+        )
+
+    def __str__(self) -> str:
+        s = dict(self._summary())
+        lines = [
+            f"{'perturbed ' if self.is_perturbed else ''}frequency table of {s['records']} records "
+            f"by {s['variables']}: {s['rows']}",
+            f"  columns: {s['columns']}",
+        ]
+        head = min(len(self), 5)
+        for r in range(head):
+            cells = ", ".join(f"{k}={np.asarray(v)[r]}" for k, v in self.columns.items())
+            lines.append(f"  {cells}")
+        if len(self) > head:
+            lines.append(f"  ... ({len(self) - head} more rows; to_pandas() for all)")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return html_table("frequency table", self._summary())
 
 
 def _table(data: Any, by: Any, margins: Any, total: Any) -> FrequencyTable:
@@ -648,6 +694,9 @@ class Distances:
             **{f"q{round(100 * p)}": x for p, x in self.quantiles.items()},
         }
 
+    def __repr__(self) -> str:
+        return f"Distances(n={self.n}, mean={num(self.mean)}, max={num(self.max)})"
+
 
 @dataclass(frozen=True)
 class Utility:
@@ -699,6 +748,57 @@ class Utility:
             "noise": dict(zip(self.noise_values.tolist(), self.noise_counts.tolist(), strict=True)),
             "exclude_zeros": self.exclude_zeros,
         }
+
+    # -------------------------------------------------------------------------------- display
+    def _measures(self) -> list[tuple[str, str, Distances]]:
+        return [
+            ("d1", "|n^ - n|", self.absolute),
+            ("d2", "|n^ - n| / n, n > 0", self.relative),
+            ("d3", "|sqrt n^ - sqrt n|", self.root),
+        ]
+
+    def _noise_text(self, limit: int = 7) -> str:
+        pairs = [f"{v}: {c}" for v, c in zip(self.noise_values, self.noise_counts, strict=True)]
+        more = len(pairs) - limit
+        return ", ".join(pairs[:limit]) + (f", ... ({more} more)" if more > 0 else "")
+
+    def __repr__(self) -> str:
+        return (
+            f"Utility(n_cells={self.n_cells}, d1_mean={num(self.absolute.mean)}, "
+            f"d1_max={num(self.absolute.max)}, d2_mean={num(self.relative.mean)}, "
+            f"false_zeros={self.false_zeros}, false_nonzeros={self.false_nonzeros})"
+        )
+
+    def __str__(self) -> str:
+        scope = " (cells with n > 0 for d1, d3)" if self.exclude_zeros else ""
+        lines = [f"utility of a perturbed table: {self.n_cells} cells{scope}"]
+        for name, what, d in self._measures():
+            lines.append(
+                f"  {name} = {what}: mean {num(d.mean)}, max {num(d.max)} over {d.n} cells"
+            )
+        lines.append(f"  false zeros {self.false_zeros}, false non-zeros {self.false_nonzeros}")
+        lines.append(f"  noise n^ - n (value: cells): {self._noise_text()}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = [("cells", str(self.n_cells))]
+        for name, what, d in self._measures():
+            rows.append((f"{name} = {what}", f"mean {num(d.mean)}, max {num(d.max)} (n = {d.n})"))
+        rows.append(("false zeros, false non-zeros", f"{self.false_zeros}, {self.false_nonzeros}"))
+        rows.append(("noise (value: cells)", self._noise_text()))
+        return html_table("utility of a perturbed table", rows)
+
+    def to_pandas(self) -> Any:
+        """The distances as a DataFrame: one row per measure d1, d2, d3; columns ``n``,
+        ``mean``, ``max`` and the quantiles ``q10`` ... (as :meth:`Distances.to_dict`).
+
+        Examples
+        --------
+        >>> utility_measures([0, 1, 2, 4], [0, 0, 3, 4]).to_pandas().loc["d1", "max"]
+        np.float64(1.0)
+        """
+        pd = require_pandas("Utility")
+        return pd.DataFrame([d.to_dict() for _, _, d in self._measures()], index=["d1", "d2", "d3"])
 
 
 def _counts(value: Any, name: str) -> np.ndarray:

@@ -43,6 +43,7 @@ import numpy as np
 from .._validation import check_delta, check_epsilon, check_int, real_array
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism, check_mechanism
+from ._display import html_table, num, require_pandas, up
 from ._quantise import check_keysize, quantised_cdf
 
 __all__ = [
@@ -704,6 +705,69 @@ class Ptable:
         out[rr[keep], cols[keep]] = src[keep]
         return out
 
+    # -------------------------------------------------------------------------------- display
+    def _keysize_text(self) -> str:
+        K = self.keysize
+        if K is None:
+            return "-"
+        return f"2^{K.bit_length() - 1}" + (" (key map)" if self.key_map is not None else "")
+
+    def _summary(self) -> list[tuple[str, str]]:
+        n, m = self.probabilities.shape
+        rule = self.above if self.loop_start is None else f"{self.above}, s = {self.loop_start}"
+        var = self.variance
+        rows = [
+            ("counts with a row", f"0..{n - 1}"),
+            ("published counts", f"0..{m - 1}"),
+            ("largest |noise| D", str(self.D)),
+            ("above-rule", rule),
+            ("keysize", self._keysize_text()),
+            ("max |bias|", num(float(np.abs(self.bias).max()))),
+            ("variance", f"{num(float(var.min()))} .. {num(float(var.max()))}"),
+        ]
+        source = None if self.metadata is None else self.metadata.get("path")
+        if source is not None:
+            rows.append(("read from", str(source)))
+        return rows
+
+    def __repr__(self) -> str:
+        n, m = self.probabilities.shape
+        K = "None" if self.keysize is None else self._keysize_text()
+        return (
+            f"Ptable(I={n - 1}, D={self.D}, J={m - 1}, above={self.above!r}, keysize={K}, "
+            f"max_variance={num(float(self.variance.max()))})"
+        )
+
+    def __str__(self) -> str:
+        n, m = self.probabilities.shape
+        s = dict(self._summary())
+        lines = [
+            f"perturbation table: counts 0..{n - 1} (rows), published 0..{m - 1}, noise in "
+            f"[-{self.D}, {self.D}]",
+            f"  above-rule {s['above-rule']}; keysize {s['keysize']}",
+            f"  max |bias| {s['max |bias|']}, variance {s['variance']}",
+            "  (audit(table) for its exact epsilon and delta)",
+        ]
+        if "read from" in s:
+            lines.append(f"  read from {s['read from']}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return html_table("perturbation table", self._summary())
+
+    def to_pandas(self) -> Any:
+        """The table in long form, one line per positive entry, as the R package ``ptable``
+        lists it: columns ``i`` (count), ``j`` (published), ``v`` (noise j - i), ``p``.
+
+        Examples
+        --------
+        >>> Ptable([[1.0, 0.0], [0.5, 0.5]]).to_pandas().values.tolist()
+        [[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, -1.0, 0.5], [1.0, 1.0, 0.0, 0.5]]
+        """
+        pd = require_pandas("Ptable")
+        i, j = np.nonzero(self.probabilities > 0)
+        return pd.DataFrame({"i": i, "j": j, "v": j - i, "p": self.probabilities[i, j]})
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description (probabilities as nested lists).
 
@@ -742,17 +806,21 @@ def _check_table(value: Any, name: str) -> Ptable:
 class _Rows:
     """The parsed data lines of a CSV file: column name -> array of strings, and line numbers."""
 
-    def __init__(self, path: Path, text: str, required: tuple[str, ...]) -> None:
+    def __init__(
+        self, path: Path, text: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> None:
         self.path = path
         was_enabled = gc.isenabled()
         gc.disable()  # hundreds of thousands of small lists: collection passes cost most
         try:
-            self._parse(path, text, required)
+            self._parse(path, text, required, optional)
         finally:
             if was_enabled:
                 gc.enable()
 
-    def _parse(self, path: Path, text: str, required: tuple[str, ...]) -> None:
+    def _parse(
+        self, path: Path, text: str, required: tuple[str, ...], optional: tuple[str, ...]
+    ) -> None:
         reader = csv.reader(io.StringIO(text))
         rows: list[list[str]] = []
         lines: list[int] = []
@@ -788,7 +856,8 @@ class _Rows:
             raise ParameterError(f"`path` {str(path)!r} has a header but no data lines.")
         self.lines = [lines[k] for k in keep]
         table = np.array([rows[k] for k in keep], dtype=np.str_).reshape(len(keep), n_fields)
-        self.columns = {name: table[:, header.index(name)] for name in required}
+        wanted = (*required, *(c for c in optional if c in header))
+        self.columns = {name: table[:, header.index(name)] for name in wanted}
 
     def fail(self, line: int, what: str) -> NoReturn:
         raise ParameterError(f"`path` {str(self.path)!r}, line {line}: {what}.")
@@ -860,6 +929,8 @@ class _Rows:
 
 
 _PTABLE_COLUMNS = ("i", "j", "p", "v", "p_int_lb", "p_int_ub", "type")
+#: The optional last column of the ptable layout: the table's key size on every line.
+_KEYSIZE_COLUMN = "keysize"
 _ONS_COLUMNS = ("pcv", "ckey", "pvalue")
 
 
@@ -877,6 +948,25 @@ def _detect_layout(path: Path, text: str) -> str:
                 f"{', '.join(_ONS_COLUMNS)}); pass `layout`."
             )
     raise ParameterError(f"`path` {str(path)!r} is empty: no header line.")
+
+
+def _file_keysize(rows: _Rows) -> int | None:
+    """The key size of a ptable-layout file: its ``keysize`` column (one value), or None."""
+    if _KEYSIZE_COLUMN not in rows.columns:
+        return None
+    ks = rows.ints(_KEYSIZE_COLUMN, minimum=1)
+    odd = ks != ks[0]
+    if odd.any():
+        k = int(np.argmax(odd))
+        rows.fail(
+            rows.lines[k],
+            f"column `keysize` must hold one value, got {int(ks[k])} after {int(ks[0])} "
+            f"(line {rows.lines[0]})",
+        )
+    try:
+        return check_keysize(int(ks[0]), "keysize")
+    except ParameterError:
+        rows.fail(rows.lines[0], f"column `keysize` must be a power of two, got {int(ks[0])}")
 
 
 def _read_ptable_layout(rows: _Rows) -> np.ndarray:
@@ -1026,7 +1116,9 @@ def read_ptable(
     ``"ptable"`` (the R package ``ptable``): columns ``i, j, p, v, p_int_lb, p_int_ub, type``,
     one line per (i, j) (lines with p = 0 may be left out); rows i = 0..I without gaps, each
     summing to 1 within 1e-9, with ``v = j - i``, intervals that tile [0, 1] in increasing j
-    (``p_int_ub - p_int_lb = p``) and type ``all``. Default above-rule ``"last"``.
+    (``p_int_ub - p_int_lb = p``) and type ``all``. Default above-rule ``"last"``. An optional
+    last column ``keysize`` (one value on every line, a power of two, as :func:`write_ptable`
+    writes it) is the table's key size.
 
     ``"ons"``: columns ``pcv, ckey, pvalue``, one line per pcv and cell key: the noise
     ``pvalue`` of count ``pcv`` for key ``ckey``. Every pcv has the keys 0..K−1, K a power of
@@ -1040,7 +1132,8 @@ def read_ptable(
     layout : {"auto", "ptable", "ons"}, default "auto"
         ``"auto"`` tells the layout from the header.
     keysize : int, optional
-        The table's key size; for the ONS layout it must equal the file's K.
+        The table's key size; it must equal the file's when the file has one (the ONS
+        layout's K, the ptable layout's column ``keysize``).
     above, loop_start : optional
         Override the above-rule (``loop_start`` defaults to 501 for ``above="loop"`` and
         P = 750).
@@ -1084,9 +1177,17 @@ def read_ptable(
     kind = _detect_layout(p, text) if layout == "auto" else layout
     key_map = None
     if kind == "ptable":
-        P = _read_ptable_layout(_Rows(p, text, _PTABLE_COLUMNS))
+        rows = _Rows(p, text, _PTABLE_COLUMNS, (_KEYSIZE_COLUMN,))
+        P = _read_ptable_layout(rows)
         rule = above or "last"
-        K = keysize
+        K = _file_keysize(rows)
+        if K is None:
+            K = keysize
+        elif keysize is not None and check_keysize(keysize) != K:
+            raise ParameterError(
+                f"`keysize` must be the file's key size {K} (its column `keysize`), got "
+                f"keysize={keysize!r}."
+            )
     else:
         P, key_map, K = _read_ons_layout(_Rows(p, text, _ONS_COLUMNS), keysize)
         top = P.shape[0] - 1
@@ -1122,8 +1223,9 @@ def write_ptable(
     written with ``repr`` (read back bit for bit). Without ``keysize`` the probabilities are the
     table's and the intervals their running sums (the last one exactly 1); with ``keysize`` the
     quantised table :math:`p^Q` (:meth:`Ptable.quantised`) and its intervals
-    :math:`c^Q(j)/K`, exactly what the keys apply. This layout has no above-rule: a
-    ``"loop"`` table is refused.
+    :math:`c^Q(j)/K`, exactly what the keys apply. A last column ``keysize`` holds K
+    (``keysize``, else the table's own; no column when neither is set), so :func:`read_ptable`
+    gets the key size back. This layout has no above-rule: a ``"loop"`` table is refused.
 
     ``"ons"``: one line ``pcv,ckey,pvalue`` per count 0..I and key 0..K−1 (K = ``keysize`` or
     the table's own, at most 2^20): the table's key map, or the quantised intervals. The reader
@@ -1164,8 +1266,10 @@ def write_ptable(
             cq = T.thresholds(K)
             P = np.diff(cq, axis=1, prepend=0).astype(np.float64) / K
             ub = cq / K
+        K = K if K is not None else T.keysize
+        tail = "" if K is None else f",{K}"
         out = io.StringIO()
-        out.write(",".join(_PTABLE_COLUMNS) + "\n")
+        out.write(",".join(_PTABLE_COLUMNS) + ("" if K is None else f",{_KEYSIZE_COLUMN}") + "\n")
         for i in range(P.shape[0]):
             js = np.flatnonzero(P[i] > 0)
             hi = ub[i, js].copy()
@@ -1174,7 +1278,7 @@ def write_ptable(
             for j, pj, a, b in zip(
                 js.tolist(), P[i, js].tolist(), lo.tolist(), hi.tolist(), strict=True
             ):
-                out.write(f"{i},{j},{_fmt(pj)},{j - i},{_fmt(a)},{_fmt(b)},all\n")
+                out.write(f"{i},{j},{_fmt(pj)},{j - i},{_fmt(a)},{_fmt(b)},all{tail}\n")
         text = out.getvalue()
     else:
         K = K if K is not None else T.keysize
@@ -1286,28 +1390,92 @@ class AuditReport:
 
         return {k: conv(getattr(self, k)) for k in self.__dataclass_fields__}
 
+    def _lines(self) -> list[dict[str, Any]]:
+        """One dict per audited δ, then per audited ε (the rows of :meth:`to_pandas`)."""
+        out = []
+        ind_d, ind_e = self.delta_at_epsilon_independent, self.epsilon_at_delta_independent
+        for k, (d, e) in enumerate(zip(self.deltas, self.epsilon_at_delta, strict=True)):
+            out.append(
+                {
+                    "given": "delta",
+                    "value": d,
+                    "result": "epsilon",
+                    "all_counts": e,
+                    "worst_edge": self.worst_edge_at_delta[k],
+                    "counts_from_D": None if ind_e is None else ind_e[k],
+                }
+            )
+        for k, (e, d) in enumerate(zip(self.epsilons, self.delta_at_epsilon, strict=True)):
+            out.append(
+                {
+                    "given": "epsilon",
+                    "value": e,
+                    "result": "delta",
+                    "all_counts": d,
+                    "worst_edge": self.worst_edge_at_epsilon[k],
+                    "counts_from_D": None if ind_d is None else ind_d[k],
+                }
+            )
+        return out
+
+    def __repr__(self) -> str:
+        parts = [f"I={self.max_count}", f"D={self.D}"]
+        if self.keysize is not None:
+            parts.append(f"keysize=2^{self.keysize.bit_length() - 1}")
+        for line in self._lines():
+            ind = line["counts_from_D"]
+            tail = "" if ind is None else f" (counts>=D: {up(ind)})"
+            parts.append(
+                f"{line['result']}({line['given']}={num(line['value'])})="
+                f"{up(line['all_counts'])}{tail}"
+            )
+        return f"AuditReport({', '.join(parts)})"
+
     def __str__(self) -> str:
         rule = self.above if self.loop_start is None else f"{self.above}, s={self.loop_start}"
         head = f"ptable audit: I={self.max_count}, D={self.D}, above-rule {rule}"
         if self.keysize is not None:
             head += f", quantised with KEYSIZE={self.keysize} (lost support: {self.lost_support})"
         lines = [head]
-        indep_e = self.epsilon_at_delta_independent
-        for k, (d, e) in enumerate(zip(self.deltas, self.epsilon_at_delta, strict=True)):
-            c = self.worst_edge_at_delta[k]
-            tail = "" if indep_e is None else f"; counts >= D: epsilon = {indep_e[k]:.6g}"
-            lines.append(f"  delta = {d:.3g}: epsilon = {e:.6g} (worst edge {c}){tail}")
-        indep_d = self.delta_at_epsilon_independent
-        for k, (e, d) in enumerate(zip(self.epsilons, self.delta_at_epsilon, strict=True)):
-            c = self.worst_edge_at_epsilon[k]
-            tail = "" if indep_d is None else f"; counts >= D: delta = {indep_d[k]:.6g}"
-            lines.append(f"  epsilon = {e:.6g}: delta = {d:.6g} (worst edge {c}){tail}")
+        for line in self._lines():
+            ind = line["counts_from_D"]
+            tail = "" if ind is None else f"; counts >= D: {line['result']} = {up(ind, 6)}"
+            lines.append(
+                f"  {line['given']} = {num(line['value'], 6)}: {line['result']} = "
+                f"{up(line['all_counts'], 6)} (worst edge {line['worst_edge']}){tail}"
+            )
         lines.append(
             f"  max |bias| = {self.max_abs_bias:.3g}, max variance = {self.max_variance:.6g}, "
             f"zeros stay zeros: {self.zeros_stay_zeros}, negative outputs: "
             f"{self.negative_outputs}"
         )
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = [("counts with a row", f"0..{self.max_count}"), ("D", str(self.D))]
+        if self.keysize is not None:
+            rows.append(("keysize", f"2^{self.keysize.bit_length() - 1}"))
+            rows.append(("entries that lost support", str(self.lost_support)))
+        for line in self._lines():
+            ind = line["counts_from_D"]
+            rows.append(
+                (
+                    f"{line['result']} at {line['given']} = {num(line['value'], 6)}",
+                    f"{up(line['all_counts'], 6)} (counts >= D: {up(ind, 6)}; worst edge "
+                    f"{line['worst_edge']})",
+                )
+            )
+        rows.append(
+            ("max |bias|, max variance", f"{num(self.max_abs_bias)}, {num(self.max_variance)}")
+        )
+        return html_table("ptable audit", rows)
+
+    def to_pandas(self) -> Any:
+        """The audited numbers as a DataFrame: one row per audited δ (its ε), then per audited ε
+        (its δ); columns ``given``, ``value``, ``result``, ``all_counts`` (over every count),
+        ``worst_edge`` and ``counts_from_D`` (over the counts >= D; None if I < D)."""
+        pd = require_pandas("AuditReport")
+        return pd.DataFrame(self._lines())
 
 
 def _edge_pairs(T: Ptable) -> tuple[np.ndarray, np.ndarray]:

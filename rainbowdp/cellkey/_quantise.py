@@ -40,6 +40,7 @@ from ..builders import count_path
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism
 from ..privacy import epsilon_for_delta, hockey_stick
+from ._display import html_table, num, require_pandas, up
 
 __all__ = [
     "EXACT_KEYSIZE",
@@ -193,6 +194,13 @@ def _int_array(value: Any, name: str) -> np.ndarray:
             f"flat index {big}."
         )
     return raw.astype(np.int64, copy=False)
+
+
+def _short_tuple(values: tuple[int, ...], limit: int = 6) -> str:
+    """At most ``limit`` values, then how many more."""
+    shown = ", ".join(str(v) for v in values[:limit])
+    more = len(values) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
 def _short(a: np.ndarray) -> str:
@@ -442,6 +450,48 @@ class PostSampling:
     low: int
     cq: np.ndarray
     design_epsilon: float | None = None
+
+    def _summary(self) -> list[tuple[str, str]]:
+        rows = [
+            ("keysize", f"2^{self.keysize.bit_length() - 1}"),
+            ("noise values", f"{self.low}..{self.low + self.pmf.size - 1}"),
+            ("epsilon^Q", up(self.epsilon)),
+            ("delta^Q", up(self.delta)),
+            ("bias^Q", num(self.bias)),
+            ("variance^Q", num(self.variance)),
+            ("full support", "yes" if self.full_support else f"no: lost {_short_tuple(self.lost)}"),
+        ]
+        if self.design_epsilon is not None:
+            rows.append(("design epsilon", num(self.design_epsilon)))
+        return rows
+
+    def __repr__(self) -> str:
+        return (
+            f"PostSampling(keysize=2^{self.keysize.bit_length() - 1}, noise "
+            f"{self.low}..{self.low + self.pmf.size - 1}, epsilon={up(self.epsilon)}, "
+            f"delta={up(self.delta)}, full_support={self.full_support})"
+        )
+
+    def __str__(self) -> str:
+        s = dict(self._summary())
+        text = (
+            f"quantised noise law at KEYSIZE {s['keysize']}, noise values {s['noise values']}\n"
+            f"  epsilon^Q = {s['epsilon^Q']}, delta^Q = {s['delta^Q']} (4.8)-(4.11); full "
+            f"support: {s['full support']}\n"
+            f"  bias^Q = {s['bias^Q']}, variance^Q = {s['variance^Q']}"
+        )
+        if self.exceeds_design:
+            text += f"\n  epsilon^Q exceeds the design epsilon {s['design epsilon']}"
+        return text
+
+    def _repr_html_(self) -> str:
+        return html_table("post-sampling measures", self._summary())
+
+    def to_pandas(self) -> Any:
+        """The quantised law as a DataFrame: columns ``noise``, ``pmf`` (:math:`p^Q`) and
+        ``cq`` (:math:`c^Q`)."""
+        pd = require_pandas("PostSampling")
+        return pd.DataFrame({"noise": self.support, "pmf": self.pmf, "cq": self.cq})
 
     @property
     def support(self) -> np.ndarray:

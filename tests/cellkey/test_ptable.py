@@ -363,6 +363,53 @@ def test_ptable_layout_round_trip_bit_for_bit(tmp_path: Path) -> None:
     assert np.array_equal(q.noise(5, keys), T.noise(5, keys, keysize=2**16))
 
 
+def test_ptable_layout_keeps_the_keysize(tmp_path: Path) -> None:
+    # the table's own key size: a last column `keysize`, read back (before: forgotten)
+    T = Ptable.from_noise(gaussian(5, 0.3), low=-5, rows=7, keysize=2**16)
+    path = write_ptable(T, tmp_path / "k.csv")
+    lines = path.read_text().splitlines()
+    assert lines[0] == "i,j,p,v,p_int_lb,p_int_ub,type,keysize"
+    assert all(line.endswith(",all,65536") for line in lines[1:])
+    back = read_ptable(path)
+    assert back.keysize == 2**16 and back == T  # probabilities bit for bit and the key size
+    keys = np.arange(0, 2**16, 5)
+    assert np.array_equal(back.noise(6, keys), T.noise(6, keys))  # no keysize= needed
+    # keysize= at writing: the quantised table and that key size
+    q = read_ptable(write_ptable(T, tmp_path / "q.csv", keysize=2**8))
+    assert q.keysize == 2**8 and q == T.quantised(2**8)
+    # a designed table (KEYSIZE 2^32) round-trips whole
+    from rainbowdp.cellkey import design_ptable
+
+    d = design_ptable(1.0, 1e-3)
+    assert read_ptable(write_ptable(d.table, tmp_path / "d.csv")) == d.table
+    assert d.table.keysize == 2**32
+    # the argument must agree with the file
+    assert read_ptable(path, keysize=2**16).keysize == 2**16
+    with pytest.raises(ParameterError, match=r"file's key size 65536.*keysize=256"):
+        read_ptable(path, keysize=256)
+
+
+@pytest.mark.parametrize(
+    ("tail", "match"),
+    [
+        ((",16", ",32"), r"line 3: column `keysize` must hold one value, got 32 after 16"),
+        ((",12", ",12"), r"line 2: column `keysize` must be a power of two, got 12"),
+        ((",16", ",x"), r"line 3: column `keysize` must be an integer, got 'x'"),
+        ((",16", ",-16"), r"line 3: column `keysize` must be >= 1"),
+    ],
+)
+def test_ptable_layout_bad_keysize_column(tmp_path: Path, tail: tuple, match: str) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(
+        "i,j,p,v,p_int_lb,p_int_ub,type,keysize\n"
+        f"0,0,1.0,0,0.0,1.0,all{tail[0]}\n"
+        f"1,0,0.5,-1,0.0,0.5,all{tail[1]}\n"
+        f"1,1,0.5,0,0.5,1.0,all{tail[0]}\n"
+    )
+    with pytest.raises(ParameterError, match=match):
+        read_ptable(path)
+
+
 def test_ons_layout_round_trip(tmp_path: Path) -> None:
     T = Ptable.from_noise(gaussian(4, 0.3), low=-4, rows=6, keysize=256)
     path = write_ptable(T, tmp_path / "o.csv", layout="ons")
