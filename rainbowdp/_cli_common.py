@@ -33,6 +33,7 @@ __all__ = [
     "MIN_DPI",
     "Parser",
     "UsageError",
+    "bounded_int",
     "check_output",
     "emit",
     "finite_float",
@@ -132,7 +133,12 @@ def _same_file(a: Path, b: Path) -> bool:
 def check_output(
     output: str, suffixes: tuple[str, ...], inputs: Sequence[str | None], what: str
 ) -> Path:
-    """Refuse an output path with another extension, a directory, or one of the inputs."""
+    """Refuse an output path with another extension, a directory, a path whose directory does
+    not exist (or is a file), or one of the inputs.
+
+    A symbolic link is followed: its target is the file written (as ``cp`` and the shell's
+    ``>`` do), so the checks apply to the target.
+    """
     p = Path(output)
     if p.suffix.lower() not in suffixes:
         allowed = " or ".join(
@@ -144,6 +150,13 @@ def check_output(
     if p.is_dir():
         raise ParameterError(
             f"`-o/--output` must be a file, got output={output!r}, which is a directory."
+        )
+    parent = Path(os.path.realpath(p)).parent  # a symbolic link is followed (module notes)
+    if not parent.is_dir():
+        problem = "is not a directory" if parent.exists() else "does not exist"
+        raise ParameterError(
+            f"`-o/--output` must be in an existing directory, got output={output!r}, whose "
+            f"directory {str(parent)!r} {problem}."
         )
     for src in inputs:
         if src is not None and _same_file(p, Path(src)):
@@ -185,6 +198,11 @@ def finite_float(name: str, *, positive: bool = False):
     return parse
 
 
+def _shown(text: str) -> str:
+    """``text`` for a message: quoted, and cut to 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+
+
 def integer(name: str):
     """argparse type: an integer."""
 
@@ -192,7 +210,33 @@ def integer(name: str):
         try:
             return int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"{name} must be an integer, got {_shown(text)}"
+            ) from None
+
+    return parse
+
+
+def bounded_int(name: str, minimum: int, maximum: int, why: str = ""):
+    """argparse type: an integer in ``[minimum, maximum]``.
+
+    The message names the option, the value and the bound, and ``why`` the bound is there
+    (e.g. "the work grows as N^2").
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{name} must be an integer, got {_shown(text)}"
+            ) from None
+        if not minimum <= value <= maximum:
+            reason = f"; {why}" if why else ""
+            raise argparse.ArgumentTypeError(
+                f"{name} must be an integer in [{minimum}, {maximum}]{reason}, got {name}={value}"
+            )
+        return value
 
     return parse
 

@@ -3,14 +3,17 @@ r"""The ``rainbowdp profile`` command: the privacy profile δ(ε) of a graph fil
 ::
 
     rainbowdp profile GRAPH [--epsilons 0,0.5,1 | --epsilons START:STOP:NUM]
-                      [-o PROFILE.png|.pdf|.svg|.csv] [--dpi N] [--json]
+                      [--delta-floor F] [-o PROFILE.png|.pdf|.svg|.csv] [--dpi N] [--json]
 
 δ(ε) is :func:`rainbowdp.privacy_profile` (exact, rounded up). The table printed rounds ε and
 δ *up* to 6 significant digits (δ(ε) is non-increasing, so "δ(ε) <= δ" stays true); the CSV
 file (header ``epsilon,delta``) and ``--json`` hold the exact float64 values (shortest
 round-trip form). Without ``--epsilons`` the table has 21 values of ε from 0 to 1.25 times the
-smallest ε with δ = 0 (5 when there is none), plus that ε; an image is then drawn on the finer
-default grid of :func:`rainbowdp.plot.plot_privacy_profile`. ``--dpi`` applies to images only.
+smallest ε with δ(ε) at most ``--delta-floor`` (:func:`rainbowdp.plot.floor_epsilons`; default
+:data:`rainbowdp.plot.DELTA_FLOOR`, 1e-12), plus the smallest ε with δ = 0 when it lies in
+that range; an image is then drawn on the finer default grid of
+:func:`rainbowdp.plot.plot_privacy_profile`, with its δ axis stopping at the floor. ``--dpi``
+applies to images only.
 
 Exit codes and one-line errors are those of :mod:`rainbowdp.cli`.
 """
@@ -31,6 +34,7 @@ from ._cli_common import (
     MIN_DPI,
     check_output,
     emit,
+    finite_float,
     parse_dpi,
     save_figure,
 )
@@ -95,10 +99,24 @@ def _epsilons(text: str) -> np.ndarray:
     return np.array(values)
 
 
+def _delta_floor(text: str) -> float:
+    """argparse type of ``--delta-floor``: a number in (0, 1)."""
+    value = finite_float("--delta-floor", positive=True)(text)
+    if value >= 1:
+        raise argparse.ArgumentTypeError(f"--delta-floor must be < 1, got {text!r}")
+    return value
+
+
 def _cmd_profile(args: argparse.Namespace) -> int:
     from ._format import format_up
     from .io import load, write_atomic
-    from .plot import default_grid, plot_privacy_profile, zero_delta_epsilons
+    from .plot import (
+        DELTA_FLOOR,
+        default_grid,
+        floor_epsilons,
+        plot_privacy_profile,
+        zero_delta_epsilons,
+    )
     from .privacy import privacy_profile
 
     output = (
@@ -118,7 +136,12 @@ def _cmd_profile(args: argparse.Namespace) -> int:
     if M is None:
         raise GraphFileError(f"{args.graph!r} has no 'mechanism' node attribute to profile.")
     zero_from = zero_delta_epsilons([M])[0]
-    eps = default_grid([zero_from], TABLE_POINTS) if args.epsilons is None else args.epsilons
+    floor = DELTA_FLOOR if args.delta_floor is None else args.delta_floor
+    if args.epsilons is None:
+        floor_from = floor_epsilons([M], floor)
+        eps = default_grid([zero_from], TABLE_POINTS, floor_from=floor_from)
+    else:
+        eps = args.epsilons
     deltas = privacy_profile(M, eps)
     if output is not None:
         if is_csv:
@@ -126,7 +149,9 @@ def _cmd_profile(args: argparse.Namespace) -> int:
             write_atomic(output, "\n".join(["epsilon,delta", *rows]) + "\n")
         else:
             fig = plot_privacy_profile(
-                {Path(args.graph).name: M}, None if args.epsilons is None else eps
+                {Path(args.graph).name: M},
+                None if args.epsilons is None else eps,
+                delta_floor=floor,
             )
             save_figure(fig, output, 120 if args.dpi is None else args.dpi)
     data: dict[str, Any] = {
@@ -173,7 +198,15 @@ def add_parsers(sub: Any) -> None:
         type=_epsilons,
         default=None,
         help="epsilon values: a list 0,0.5,1 or a range START:STOP:NUM (default: 21 values "
-        "from 0 to 1.25 x the smallest epsilon with delta = 0, and that epsilon)",
+        "from 0 to 1.25 x the smallest epsilon with delta <= --delta-floor, and the smallest "
+        "epsilon with delta = 0 when it lies in that range)",
+    )
+    p.add_argument(
+        "--delta-floor",
+        type=_delta_floor,
+        default=None,
+        help="the smallest delta of interest, 0 < F < 1 (default 1e-12): where the "
+        "default epsilon grid ends and the plot's delta axis stops",
     )
     p.add_argument(
         "-o",

@@ -7,14 +7,18 @@ Python's ``f"{x:.4g}"`` rounds to nearest and can understate δ (0.0643217 print
 ``round(x, 4)`` gives 0.0643).
 
 Results handed to JSON, pandas or a notebook become plain Python with :func:`plain` (the
-``to_dict`` methods) and strict JSON with :func:`nonfinite_to_null` (the ``--json`` output).
+``to_dict`` methods) and strict JSON with :func:`nonfinite_to_null` (the ``--json`` output);
+:func:`html_table` is the small HTML table of the result objects' ``_repr_html_`` (what a
+notebook shows), :func:`dataframe` the table of their ``to_pandas`` (pandas imported there).
 """
 
 from __future__ import annotations
 
 import enum
+import html
 import math
 import numbers
+from collections.abc import Mapping, Sequence
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any
 
@@ -23,7 +27,19 @@ import numpy as np
 from ._validation import check_int
 from .exceptions import ParameterError, ParameterTypeError
 
-__all__ = ["format_down", "format_up", "nonfinite_to_null", "plain"]
+__all__ = [
+    "HTML_MAX_ROWS",
+    "dataframe",
+    "format_down",
+    "format_up",
+    "html_table",
+    "nonfinite_to_null",
+    "plain",
+    "short_repr",
+]
+
+#: Rows an HTML table shows at most; the rest are counted in a last row.
+HTML_MAX_ROWS = 20
 
 
 def _format(value: Any, digits: Any, rounding: str) -> str:
@@ -214,3 +230,69 @@ def nonfinite_to_null(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: nonfinite_to_null(v) for k, v in value.items()}
     return value
+
+
+def short_repr(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (ending in ``...``) when longer.
+
+    Examples
+    --------
+    >>> short_repr(tuple(range(100)), 20)
+    '(0, 1, 2, 3, 4, 5...'
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def html_table(
+    caption: str,
+    header: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    n_rows: int | None = None,
+    note: str = "",
+) -> str:
+    """A small HTML table: ``caption``, one header row, at most :data:`HTML_MAX_ROWS` rows.
+
+    Cells are shown with ``str`` and escaped; the caller rounds privacy numbers the safe way
+    (:func:`format_up`) before. Rows beyond :data:`HTML_MAX_ROWS` (of ``n_rows``, default
+    ``len(rows)``: the caller may pass only the first rows) are counted in a last row;
+    ``note`` (escaped) is a line under the table.
+
+    Examples
+    --------
+    >>> html_table("t", ["a"], [["<b>"]]).count("&lt;b&gt;")
+    1
+    """
+    esc = html.escape
+    head = "".join(f"<th>{esc(str(h))}</th>" for h in header)
+    body = [
+        "<tr>" + "".join(f"<td>{esc(str(c))}</td>" for c in row) + "</tr>"
+        for row in rows[:HTML_MAX_ROWS]
+    ]
+    total = len(rows) if n_rows is None else n_rows
+    if total > len(body):
+        body.append(f'<tr><td colspan="{len(header)}">... {total - len(body)} more rows</td></tr>')
+    foot = f"<p>{esc(note)}</p>" if note else ""
+    return (
+        f"<table><caption>{esc(caption)}</caption><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>{foot}"
+    )
+
+
+def dataframe(records: Sequence[Mapping[str, Any]], columns: Sequence[str], what: str) -> Any:
+    """A :class:`pandas.DataFrame` of ``records`` with ``columns``; pandas is imported here.
+
+    Raises
+    ------
+    ImportError
+        If pandas is not installed; the message names ``what`` and the extra to install.
+    """
+    try:
+        import pandas as pd
+    except ImportError as exc:
+        raise ImportError(
+            f"{what} needs pandas, which is not installed: pip install pandas (or the "
+            "rainbowdp extra `tables`)."
+        ) from exc
+    return pd.DataFrame.from_records(list(records), columns=list(columns))

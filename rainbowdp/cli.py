@@ -48,10 +48,15 @@ privacy is proved (``"private"``), 1 when its failure is proved (``"not private"
 
 Arguments are checked before any work: ``--epsilon``, ``--delta`` and ``--time-limit`` must be
 finite numbers (``inf``, ``nan`` and overflowing literals such as ``1e400`` are refused; the
-range of ε and δ is checked by the library), ``--dpi`` lies in ``[10, 1200]``, an output file
-(``-o``) must have one of the extensions the command writes (``.json`` for ``design``;
-``.png``, ``.pdf`` or ``.svg`` for images), must not be a directory and must not be one of the
-command's input files. Options that the chosen method would ignore are refused: ``--boundary``
+range of ε and δ is checked by the library), ``--dpi`` lies in ``[10, 1200]``, every integer
+option lies in a range where the work stays reasonable (``--N`` and ``--n-min`` up to
+:data:`MAX_COUNT_N`, ``--D`` up to :data:`MAX_COUNT_D`, ``design --family modulo --n`` up to
+:data:`MAX_MODULO_N`, ``families --n`` up to :data:`MAX_FAMILY_N`; the message names the
+option, the value and the range), an output file (``-o``) must have one of the extensions the
+command writes (``.json`` for ``design``; ``.png``, ``.pdf`` or ``.svg`` for images), must not
+be a directory, must be in an existing directory and must not be one of the command's input
+files. A symbolic link given as ``-o`` is followed (its target is replaced, as ``cp`` and the
+shell's ``>`` do). Options that the chosen method would ignore are refused: ``--boundary``
 with ``--method lp|milp``, and ``--fixed``, ``--utility``, ``--solver`` or ``--time-limit``
 with ``--method closed-form``.
 
@@ -85,16 +90,17 @@ from ._cli_common import (
     MIN_DPI,
     Parser,
     UsageError,
+    bounded_int,
     check_output,
     emit,
     finite_float,
     flush_stdout,
-    integer,
     json_safe,
     parse_dpi,
     print_stdout,
     save_figure,
 )
+from ._format import format_down, format_up
 from .exceptions import GraphFileError, ParameterError, RainbowDPError
 
 __all__ = [
@@ -103,14 +109,33 @@ __all__ = [
     "EXIT_OK",
     "EXIT_UNDECIDED",
     "IMAGE_SUFFIXES",
+    "MAX_COUNT_D",
+    "MAX_COUNT_N",
     "MAX_DPI",
+    "MAX_FAMILY_N",
     "MAX_IMAGE_PIXELS",
+    "MAX_MODULO_N",
     "MIN_DPI",
     "main",
 ]
 
 #: Extensions of the files ``design`` writes (node-link JSON).
 DESIGN_SUFFIXES = (".json",)
+
+# Bounds of the integer options, where the work stops being reasonable on a laptop (measured
+# on one core, Python 3.11; docs/cli.md has the table). The library functions accept more.
+#: Largest ``design --family count --N``: 1.9 s and 345 MB at N = 2000, 3.9 s and 615 MB at
+#: N = 4000 (the mechanism is dense: N + 1 - n_min rows of N + D + 1 outputs).
+MAX_COUNT_N = 2000
+#: Largest ``design --family count --D``: 1.5 s and 350 MB at D = 1000, 4.1 s and 1.1 GB at
+#: D = 2000 (the exact-delta-optimal law).
+MAX_COUNT_D = 1000
+#: Largest ``design --family modulo --n``: the MILP (13) takes 4 s at n = 60 and more than
+#: 90 s at n = 80 (delta > 0).
+MAX_MODULO_N = 64
+#: Largest ``families NAME --n``: the default graphs hold (n + 1)^2 numbers (4.1 s and 365 MB
+#: at n = 2000, the limit of the library's default graphs).
+MAX_FAMILY_N = 2000
 
 
 # ---------------------------------------------------------------------------------- verify
@@ -139,7 +164,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     }
     text = (
         f"{args.graph}: {G.n_nodes} nodes, {G.n_edges} edges, {G.n_outputs} outputs\n{rep}\n"
-        f"smallest epsilon at delta={rep.delta:g}: {eps_needed:.6g}"
+        f"smallest epsilon at delta={rep.delta:g}: {format_up(eps_needed)}"
     )
     code = EXIT_OK if rep.is_private else EXIT_NOT_PRIVATE
     if args.certify:
@@ -164,6 +189,7 @@ _LP_ONLY = (
     ("utility", "--utility"),
     ("solver", "--solver"),
     ("time_limit", "--time-limit"),
+    ("progress", "--progress"),
 )
 
 
@@ -187,21 +213,41 @@ _COUNT_ONLY = (
 _FAMILY_ONLY = _MODULO_ONLY + _COUNT_ONLY
 
 
-def _parse_neighbourhood(text: str) -> list[int]:
-    """``sd:K`` -> [K], ``bd:K`` -> [1..K], ``1,3,5`` -> [1, 3, 5]."""
+def _parse_neighbourhood(text: str, n: int) -> list[int]:
+    """``sd:K`` -> [K], ``bd:K`` -> [1..K], ``1,3,5`` -> [1, 3, 5].
+
+    ``bd:K`` needs K in 1..n, checked before a list of K shifts is made; the shifts themselves
+    are checked by :func:`rainbowdp.noise.modulo.optimal_pmf` (its messages name `shifts`).
+    """
     kind, _, value = text.partition(":")
     try:
         if kind in ("sd", "bd") and value:
             k = int(value)
-            return [k] if kind == "sd" else list(range(1, k + 1))
-        if not value:
+            if kind == "sd":
+                return [k]
+            if 1 <= k <= n:
+                return list(range(1, k + 1))
+            bad_k = True
+        elif not value:
             return [int(v) for v in text.split(",")]
+        else:
+            bad_k = False
     except ValueError:
-        pass
+        bad_k = False
+    if bad_k:
+        raise ParameterError(
+            f"`--neighbourhood` bd:K needs K in [1, n] = [1, {n}], got --neighbourhood "
+            f"{_cut(text)}."
+        )
     raise ParameterError(
         "`--neighbourhood` must be sd:K, bd:K or a comma-separated list of shifts in 1..n, got "
-        f"--neighbourhood {text}."
+        f"--neighbourhood {_cut(text)}."
     )
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters for a message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _design_family(args: argparse.Namespace) -> int:
@@ -210,7 +256,8 @@ def _design_family(args: argparse.Namespace) -> int:
         raise ParameterError(
             f"`GRAPH` is not used with --family (the family builds its graph), got {args.graph}."
         )
-    for attr, flag in (("method", "--method"), ("boundary", "--boundary"), *_LP_ONLY[:2]):
+    refused = (("method", "--method"), ("boundary", "--boundary"), *_LP_ONLY[:2], _LP_ONLY[-1])
+    for attr, flag in refused:
         value = getattr(args, attr)
         if value is not None:
             raise ParameterError(f"`{flag}` does not apply with --family, got {flag} {value}.")
@@ -274,6 +321,8 @@ def _design_count(args: argparse.Namespace) -> int:
                 f"no eta in (0, 1) meets --delta {args.delta} at --epsilon {args.epsilon} with "
                 f"--D {args.D}."
             )
+    # a given eta is shown as given; the largest admissible one rounded down (never above it)
+    eta_text = f"{eta:.6g}" if args.eta is not None else format_down(eta)
     n_min = args.D if args.n_min is None else args.n_min
     opt = count.optimum(args.D, epsilon=args.epsilon, eta=eta)
     best = count.exact_optimum(args.D, epsilon=args.epsilon, eta=eta)
@@ -302,18 +351,20 @@ def _design_count(args: argparse.Namespace) -> int:
     case = (
         "Theorem 3 as printed"
         if opt.case == "theorem3"
-        else f"restored constraint binds; the printed delta~ {opt.printed_delta:.6g} is too low"
+        else "restored constraint binds; the printed delta~ "
+        f"{format_up(opt.printed_delta)} is too low"
     )
     written = "alpha*" if law == "singleton" else "the exact-delta-optimal law"
     text = (
-        f"count noise, support [-{args.D}, {args.D}], eta = {eta:.6g}, epsilon = "
+        f"count noise, support [-{args.D}, {args.D}], eta = {eta_text}, epsilon = "
         f"{args.epsilon:g}:\n"
         f"  alpha* = {[round(float(x), 6) for x in opt.alpha]} ({case})\n"
-        f"  singleton delta* = {opt.delta:.6g}; Remark 2 bound (2D+1) delta* = "
-        f"{opt.dp_bound:.6g}; exact DP delta of alpha* {info['exact_delta_alpha_star']:.6g}\n"
+        f"  singleton delta* = {format_up(opt.delta)}; Remark 2 bound (2D+1) delta* = "
+        f"{format_up(opt.dp_bound)}; exact DP delta of alpha* "
+        f"{format_up(info['exact_delta_alpha_star'])}\n"
         f"  the law minimising the exact delta: "
-        f"{[round(float(x), 6) for x in best.alpha]}, exact delta {best.delta:.6g}\n"
-        f"  mechanism ({written}) on counts {n_min}..{args.N}: exact DP delta {exact:.6g}"
+        f"{[round(float(x), 6) for x in best.alpha]}, exact delta {format_up(best.delta)}\n"
+        f"  mechanism ({written}) on counts {n_min}..{args.N}: exact DP delta {format_up(exact)}"
     )
     return _family_result(M, info, output, args, text)
 
@@ -330,7 +381,7 @@ def _design_modulo(args: argparse.Namespace) -> int:
         if args.output
         else None
     )
-    shifts = _parse_neighbourhood(args.neighbourhood or "sd:1")
+    shifts = _parse_neighbourhood(args.neighbourhood or "sd:1", args.n)
     reading = args.reading or "symmetric"
     res = modulo.optimal_pmf(
         args.n,
@@ -364,9 +415,9 @@ def _design_modulo(args: argparse.Namespace) -> int:
         f"optimal modulo-addition noise, n = {args.n}, shifts {shifts} ({reading} reading, "
         f"{info['formulation']} formulation, loss {info['loss']}):\n"
         f"  f* = {[round(float(x), 4) for x in res.pmf]}\n"
-        f"  expected distortion {res.objective:.6g}; PDP leakage at epsilon {args.epsilon:g}: "
-        f"{res.leakage:.6g} (<= delta {args.delta:g}); exact DP delta {dp:.6g}; smallest "
-        f"epsilon at delta {args.delta:g}: {eps_at:.6g}"
+        f"  expected distortion {format_up(res.objective)}; PDP leakage at epsilon "
+        f"{args.epsilon:g}: {format_up(res.leakage)} (<= delta {args.delta:g}); exact DP delta "
+        f"{format_up(dp)}; smallest epsilon at delta {args.delta:g}: {format_up(eps_at)}"
     )
     return _family_result(M, info, output, args, text)
 
@@ -437,6 +488,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
             "fixed": fixed,
             "solver": args.solver,
             "time_limit": args.time_limit,
+            "progress": args.progress,
         }
         if args.utility is not None:
             kw["utility"] = args.utility
@@ -448,6 +500,8 @@ def _cmd_design(args: argparse.Namespace) -> int:
             solver=res.solver,
             build_seconds=res.build_seconds,
             solve_seconds=res.solve_seconds,
+            best_bound=res.best_bound,
+            gap=res.gap,
         )
     from .privacy import pdp_delta, verify
 
@@ -473,9 +527,13 @@ def _cmd_design(args: argparse.Namespace) -> int:
     )
     if "objective" in info:
         text += (
-            f"; utility {info['objective']:.6g} ({info['status']}, {info['solver']}, "
+            f"; utility {format_down(info['objective'])} ({info['status']}, {info['solver']}, "
             f"{info['build_seconds'] + info['solve_seconds']:.2f} s)"
         )
+        if info["status"] == "time_limit":
+            bound = "unknown" if res.best_bound is None else format_up(res.best_bound)
+            gap = "unknown" if res.gap is None else f"{res.gap:.3%}"
+            text += f"; solver bound {bound}, gap {gap}"
     emit(info, args.json, text)
     return EXIT_OK
 
@@ -684,6 +742,8 @@ def _cmd_families(args: argparse.Namespace) -> int:
         )
     family = cls(**kw)
     G = family.graph(args.n)
+    if hasattr(family, "for_graph"):  # an additive family: its sensitivity is the graph's
+        family = family.for_graph(G)
     M = family.mechanism(G)
     claim = family.nominal()
     from .privacy import epsilon_for_delta, privacy_profile
@@ -720,8 +780,8 @@ def _cmd_families(args: argparse.Namespace) -> int:
     text = (
         f"{family!r} on its default graph (n={args.n}: {G.n_nodes} nodes, {G.n_edges} edges, "
         f"{G.n_outputs} outputs)\n"
-        f"nominal {shown}: {nominal:.6g}  ({claim.source})\n"
-        f"exact   {shown}: {exact:.6g}  ({how} of the finite mechanism)\n"
+        f"nominal {shown}: {format_up(nominal)}  ({claim.source})\n"
+        f"exact   {shown}: {format_up(exact)}  ({how} of the finite mechanism)\n"
         f"holds_on: {holds}"
     )
     emit(out, args.json, text)
@@ -763,7 +823,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print_stdout(
             f"{ex.name:<22}{G.n_nodes:>6}{G.n_edges:>6}{G.n_outputs:>5}  {pair:<16}"
             f"{'private' if rep.is_private else 'NOT private':<12}"
-            f"{rep.delta_required:>13.4g}{eps:>11.4f}  {'yes' if same else 'NO'}"
+            f"{format_up(rep.delta_required, 4):>13}{format_up(eps, 4):>11}  "
+            f"{'yes' if same else 'NO'}"
         )
     _demo_design(out_dir)
     return EXIT_OK if ok else EXIT_NOT_PRIVATE
@@ -876,7 +937,15 @@ def _parser() -> Parser:
         "--time-limit",
         type=finite_float("--time-limit", positive=True),
         default=None,
-        help="lp/milp only: seconds",
+        help="lp/milp only: seconds; a MILP stopped with a feasible incumbent returns it "
+        "(status time_limit, with the solver's bound and gap)",
+    )
+    g.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="lp/milp only: solver progress on standard error (default: when standard error "
+        "is a terminal)",
     )
     g.add_argument(
         "-o", "--output", default=None, help="output graph file (.json); optional with --family"
@@ -890,8 +959,18 @@ def _parser() -> Parser:
         "modulo-addition noise on 0..n (MILP (13) / LP (14)); count = Sadeghi et al.'s "
         "count-query noise (Theorem 3, the omitted constraint restored)",
     )
-    g.add_argument("--N", type=int, default=None, help="--family count: counts n_min..N")
-    g.add_argument("--D", type=int, default=None, help="--family count: noise support [-D, D]")
+    g.add_argument(
+        "--N",
+        type=bounded_int("--N", 1, MAX_COUNT_N, "the mechanism holds about N (N + D) numbers"),
+        default=None,
+        help=f"--family count: counts n_min..N (1..{MAX_COUNT_N})",
+    )
+    g.add_argument(
+        "--D",
+        type=bounded_int("--D", 1, MAX_COUNT_D, "the exact-optimal law's work grows as D^2"),
+        default=None,
+        help=f"--family count: noise support [-D, D] (1..{MAX_COUNT_D})",
+    )
     g.add_argument(
         "--eta",
         type=finite_float("--eta"),
@@ -901,10 +980,10 @@ def _parser() -> Parser:
     )
     g.add_argument(
         "--n-min",
-        type=int,
+        type=bounded_int("--n-min", 1, MAX_COUNT_N, "the counts are n_min..N"),
         default=None,
-        help="--family count: smallest count (default D, the closed form's domain; below D "
-        "the rows are anchored at 0)",
+        help="--family count: smallest count, 1..N (default D, the closed form's domain; "
+        "below D the rows are anchored at 0)",
     )
     g.add_argument(
         "--law",
@@ -913,12 +992,17 @@ def _parser() -> Parser:
         help="--family count: write alpha* (singleton, the paper's; default with --eta) or the "
         "law minimising the exact delta (exact; default without --eta)",
     )
-    g.add_argument("--n", type=int, default=None, help="--family modulo: query values 0..n")
+    g.add_argument(
+        "--n",
+        type=bounded_int("--n", 1, MAX_MODULO_N, "the MILP's time grows steeply with n"),
+        default=None,
+        help=f"--family modulo: query values 0..n (1..{MAX_MODULO_N})",
+    )
     g.add_argument(
         "--neighbourhood",
         default=None,
         help="--family modulo: sd:K (single distance), bd:K (shifts 1..K) or a list 1,3,5 "
-        "(default sd:1)",
+        "of shifts in 1..n (default sd:1)",
     )
     g.add_argument("--reading", choices=["symmetric", "paper"], default=None)
     g.add_argument("--formulation", choices=["printed", "definition"], default=None)
@@ -1000,7 +1084,12 @@ def _parser() -> Parser:
         "exact one",
     )
     fa.add_argument("name", nargs="?", default=None, help="a family (omit to list them)")
-    fa.add_argument("--n", type=integer("--n"), default=None, help="size of the default graph")
+    fa.add_argument(
+        "--n",
+        type=bounded_int("--n", 1, MAX_FAMILY_N, "the default graphs hold (n + 1)^2 numbers"),
+        default=None,
+        help=f"size of the default graph (1..{MAX_FAMILY_N})",
+    )
     fa.add_argument(
         "--epsilon",
         type=finite_float("--epsilon"),

@@ -46,6 +46,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from ._format import HTML_MAX_ROWS, html_table, short_repr
 from ._validation import check_int
 from .exceptions import InvalidGraphError, ParameterError, ParameterTypeError
 
@@ -879,11 +880,55 @@ class RainbowGraph:
         return self._node_index
 
     def index_of(self, node: Hashable) -> int:
-        """Row index of ``node``; raises :class:`InvalidGraphError` naming an unknown node."""
+        """Row index of ``node``.
+
+        Raises
+        ------
+        InvalidGraphError
+            If ``node`` is not a node of the graph; the message names it, its type, and what
+            the graph's nodes look like (e.g. a list given for a tuple node).
+
+        Examples
+        --------
+        >>> G = RainbowGraph.from_edges([[0, 1]], outputs=["a", "b"], rainbow_table=[[0, 1]],
+        ...                             rainbow_ids=[0, 0], nodes=[(0, 1), (1, 1)])
+        >>> G.index_of((1, 1))
+        1
+        >>> G.index_of([1, 1])
+        Traceback (most recent call last):
+        ...
+        rainbowdp.exceptions.InvalidGraphError: node [1, 1] is not in the graph: nodes of this
+        graph are tuples such as (0, 1); got list [1, 1] (use the tuple (1, 1)).
+        """
         try:
             return self.node_index[node]
         except (KeyError, TypeError):
-            raise InvalidGraphError(f"node {node!r} is not in the graph.") from None
+            raise InvalidGraphError(self._unknown_node(node)) from None
+
+    def _unknown_node(self, node: Any) -> str:
+        """The message for a node that is not in the graph: what its nodes look like."""
+        nodes = self.nodes
+        if not nodes:
+            return f"node {node!r} is not in the graph: the graph has no nodes."
+        kinds = {type(n) for n in nodes}
+        plural = {int: "integers", str: "strings", tuple: "tuples", float: "floats"}
+        if len(kinds) == 1:
+            kind = next(iter(kinds))
+            what = plural.get(kind, f"{kind.__name__} objects")
+            look = f"nodes of this graph are {what} such as {nodes[0]!r}"
+        else:
+            names = ", ".join(sorted(k.__name__ for k in kinds))
+            look = f"nodes of this graph are of the types {names}, such as {nodes[0]!r}"
+        msg = f"node {node!r} is not in the graph: {look}; got {type(node).__name__} {node!r}"
+        hint = ""
+        if isinstance(node, list):
+            try:
+                as_tuple = tuple(node)
+                if as_tuple in self.node_index:
+                    hint = f" (use the tuple {as_tuple!r})"
+            except TypeError:  # unhashable items
+                pass
+        return msg + hint + "."
 
     @property
     def outputs(self) -> tuple:
@@ -1074,9 +1119,41 @@ class RainbowGraph:
             self._nx = nx.freeze(g)
         return self._nx
 
+    def _outputs_text(self) -> str:
+        """The outputs for a summary line: all of them up to 8, else the first 3 and last 2."""
+        outs = self._outputs
+        if len(outs) <= 8:
+            return repr(outs)
+        head = ", ".join(short_repr(o, 20) for o in outs[:3])
+        tail = ", ".join(short_repr(o, 20) for o in outs[-2:])
+        return f"({head}, ..., {tail})"
+
     def __repr__(self) -> str:
         kind = ", directed=True" if self._directed else ""
+        many = f", n_outputs={len(self._outputs)}" if len(self._outputs) > 8 else ""
         return (
             f"RainbowGraph(n_nodes={self.n_nodes}, n_edges={self.n_edges}, "
-            f"outputs={self._outputs!r}, n_rainbows={self._rainbow_table.shape[0]}{kind})"
+            f"outputs={self._outputs_text()}{many}, "
+            f"n_rainbows={self._rainbow_table.shape[0]}{kind})"
+        )
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the sizes, then the distinct rainbows and how many nodes have each."""
+        counts = np.bincount(self._rainbow_ids, minlength=self._rainbow_table.shape[0])
+        table = self._rainbow_table
+        rows = []
+        for r in range(min(table.shape[0], HTML_MAX_ROWS)):
+            shown = [short_repr(self._outputs[j], 20) for j in table[r, :8].tolist()]
+            order = " > ".join(shown) + (" > ..." if table.shape[1] > 8 else "")
+            rows.append([r, int(counts[r]), order])
+        kind = "directed" if self._directed else "undirected"
+        caption = (
+            f"RainbowGraph ({kind}): {self.n_nodes} nodes, {self.n_edges} edges, "
+            f"{self.n_outputs} outputs {self._outputs_text()}"
+        )
+        return html_table(
+            caption,
+            ["rainbow", "nodes", "order (most preferred first)"],
+            rows,
+            n_rows=table.shape[0],
         )

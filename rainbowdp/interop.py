@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from ._format import format_up, nonfinite_to_null, plain
+from ._format import format_up, html_table, nonfinite_to_null, plain, short_repr
 from ._validation import (
     check_delta,
     check_epsilon,
@@ -244,6 +244,29 @@ class Pair:
             "one_way": self.one_way,
             "neighbours": self.neighbours,
         }
+
+    def __repr__(self) -> str:
+        return (
+            f"Pair(a={short_repr(self.a, 30)}, b={short_repr(self.b, 30)}, "
+            f"{self.p_a.shape[0]} outputs, one_way={self.one_way}, "
+            f"neighbours={self.neighbours})"
+        )
+
+    def _repr_html_(self) -> str:
+        arrow = "->" if self.one_way else "--"
+        rows = [
+            [short_repr(o, 20), f"{x:.6g}", f"{y:.6g}"]
+            for o, x, y in zip(
+                self.outputs[:20], self.p_a[:20].tolist(), self.p_b[:20].tolist(), strict=True
+            )
+        ]
+        return html_table(
+            f"Pair {short_repr(self.a, 30)} {arrow} {short_repr(self.b, 30)}"
+            + ("" if self.neighbours else " (not neighbours)"),
+            ["output", f"P_a ({short_repr(self.a, 20)})", f"P_b ({short_repr(self.b, 20)})"],
+            rows,
+            n_rows=self.p_a.shape[0],
+        )
 
 
 def _arc(g: RainbowGraph, i: int, j: int) -> bool:
@@ -600,6 +623,29 @@ class Composition:
             f"pessimistic; {self.solved_for} computed); worst pair {self.pair[0]!r} -> "
             f"{self.pair[1]!r} of {self.n_pairs}"
         )
+
+    def __repr__(self) -> str:
+        return (
+            f"Composition(releases={self.releases}, epsilon={self.epsilon!r}, "
+            f"delta={self.delta!r}, solved_for={self.solved_for!r}, "
+            f"pair={short_repr(self.pair, 40)}, n_pairs={self.n_pairs})"
+        )
+
+    def _repr_html_(self) -> str:
+        if self.solved_for == "delta":
+            eps, delta = f"{self.epsilon:g}", format_up(self.delta)
+        else:
+            eps, delta = format_up(self.epsilon), f"{self.delta:g}"
+        rows = [
+            ["releases", str(self.releases)],
+            ["epsilon", eps],
+            ["delta", delta],
+            ["computed", f"{self.solved_for} (rounded up)"],
+            ["worst pair", f"{short_repr(self.pair[0], 30)} -> {short_repr(self.pair[1], 30)}"],
+            ["distinct pairs", str(self.n_pairs)],
+            ["PLD discretisation", f"{self.value_discretization_interval:g} (pessimistic)"],
+        ]
+        return html_table(f"Composition according to {self.accountant}", ["", "value"], rows)
 
     def to_dict(self) -> dict:
         """Plain data (see :func:`plain`)."""

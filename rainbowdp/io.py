@@ -29,11 +29,13 @@ its permission bits.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import secrets
 import stat
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,7 @@ from .exceptions import (
     InvalidMechanismError,
     ParameterError,
     ParameterTypeError,
+    RainbowDPError,
 )
 from .graph import RainbowGraph, check_graph
 from .mechanism import Mechanism, check_mechanism
@@ -104,6 +107,30 @@ def check_path(path: Any, name: str = "path") -> Path:
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
+
+
+@contextlib.contextmanager
+def _reader_errors(where: str) -> Iterator[None]:
+    """Turn any error of the parsers (networkx's bare ValueError for a ``null`` id, a
+    KeyError, ...) into a one-line :class:`GraphFileError` naming the file; rainbowdp's own
+    errors pass through."""
+    try:
+        yield
+    except RainbowDPError:
+        raise
+    except RecursionError:
+        raise GraphFileError(f"{where!r}: a field is nested too deeply to be read.") from None
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        OverflowError,
+        nx.NetworkXException,
+    ) as exc:
+        raise GraphFileError(
+            f"cannot read {where!r}: {_one_line(exc)} ({type(exc).__name__})."
+        ) from None
 
 
 def read_bytes(path: Path, what: str = "graph file") -> bytes:
@@ -208,6 +235,11 @@ def _parse_node_link(data: Any, path: Path) -> nx.Graph:
         if not isinstance(nd, dict) or "id" not in nd:
             raise GraphFileError(
                 f"{where!r}: nodes[{k}] must be an object with an 'id', got {nd!r}."
+            )
+        if nd["id"] is None:
+            raise GraphFileError(
+                f"{where!r}: nodes[{k}] has the id null, which is not a valid node id (use a "
+                "number, a string or a list of them)."
             )
         node = _hashable(nd["id"])
         try:
@@ -392,11 +424,9 @@ def load(path: str | os.PathLike) -> tuple[RainbowGraph, Mechanism | None]:
         If ``path`` is not a str or path-like object.
     """
     p = check_path(path)
-    try:
+    with _reader_errors(str(p)):
         g, _ = _read_nx(p)
         return _build(g, p)
-    except RecursionError:
-        raise GraphFileError(f"{str(p)!r}: a field is nested too deeply to be read.") from None
 
 
 def load_graph(path: str | os.PathLike) -> RainbowGraph:
@@ -453,16 +483,36 @@ def write_atomic(path: Path, text: str) -> None:
 
     The temporary file is created with mode ``0o666``, so the umask applies as for any new file
     (``tempfile.mkstemp`` would give ``0o600``); an existing regular file keeps its permission
-    bits. A symbolic link is followed, so the file it points to is replaced.
+    bits. A symbolic link is followed, so the file it points to is replaced (as ``cp`` and the
+    shell's ``>`` do); the link itself stays.
+
+    Raises
+    ------
+    IsADirectoryError
+        If ``path`` is a directory (the message names it and asks for a file name).
+    FileNotFoundError, NotADirectoryError
+        If the directory of ``path`` does not exist, or is a file (the message names it).
+    OSError
+        Any other failure to write, naming ``path``.
     """
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     if target.is_dir():
-        raise IsADirectoryError(21, "Is a directory", str(path))
+        raise IsADirectoryError(
+            errno.EISDIR, "Is a directory; give a file name inside it", str(path)
+        )
+    directory = target.parent
+    if not directory.is_dir():
+        if directory.exists():
+            raise NotADirectoryError(
+                errno.ENOTDIR, f"Its directory {str(directory)!r} is a file", str(path)
+            )
+        raise FileNotFoundError(
+            errno.ENOENT, f"Its directory {str(directory)!r} does not exist", str(path)
+        )
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
         mode = None
-    directory = target.parent
     for _ in range(100):
         tmp = directory / f".{target.name}.{secrets.token_hex(6)}.tmp"
         try:
@@ -525,7 +575,10 @@ def save_graph(
     InvalidMechanismError
         If ``mechanism`` lives on another graph.
     OSError
-        If the file cannot be written (e.g. ``path`` is a directory).
+        If the file cannot be written: :class:`IsADirectoryError` if ``path`` is a directory,
+        :class:`FileNotFoundError` or :class:`NotADirectoryError` if its directory does not
+        exist or is a file; each message names the path. A symbolic link is followed: the file
+        it points to is replaced.
 
     Notes
     -----
@@ -656,6 +709,14 @@ def load_assignment(
         raise ParameterTypeError(
             f"`return_order` must be True or False, got return_order={return_order!r}."
         )
+    with _reader_errors(str(p)):
+        return _read_assignment(p, graph, kinds, return_order)
+
+
+def _read_assignment(
+    p: Path, graph: RainbowGraph, kinds: tuple[str, ...], return_order: bool
+) -> dict | tuple[dict, str | None]:
+    """The body of :func:`load_assignment` (arguments checked)."""
     data = _read_json(p, "assignment file", unique_keys=True)
     where = str(p)
     wanted = " or ".join(f"'{k}'" for k in kinds)

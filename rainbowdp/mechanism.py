@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._format import HTML_MAX_ROWS, html_table, short_repr
 from ._validation import check_int, real_array
 from .exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
 from .graph import RainbowGraph, check_graph
@@ -44,6 +45,8 @@ ORDERS = ("outputs", "rainbow")
 #: See :data:`ORDERS`.
 Order = Literal["outputs", "rainbow"]
 
+#: Output columns a notebook's view of a mechanism shows at most.
+_HTML_COLUMNS = 10
 #: Default tolerance on each row sum.
 ROW_ATOL = 1e-9
 #: Largest accepted ``atol``: a looser tolerance would accept rows that are not distributions.
@@ -341,7 +344,24 @@ class Mechanism:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"Mechanism(graph={self._graph!r})"
+        n, q = self._p.shape
+        return f"Mechanism({n} nodes x {q} outputs, graph={self._graph!r})"
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the probabilities of the first nodes over the first outputs."""
+        g = self._graph
+        n, q = self._p.shape
+        cols = min(q, _HTML_COLUMNS)
+        header = ["node", *(short_repr(o, 20) for o in g.outputs[:cols])]
+        if q > cols:
+            header.append(f"... ({q - cols} more)")
+        rows = []
+        for i, node in enumerate(g.nodes[:HTML_MAX_ROWS]):
+            row = [short_repr(node, 30), *(f"{x:.6g}" for x in self._p[i, :cols].tolist())]
+            if q > cols:
+                row.append("...")
+            rows.append(row)
+        return html_table(f"Mechanism: {n} nodes x {q} outputs", header, rows, n_rows=n)
 
     # ------------------------------------------------------------------ exact sampling
     @staticmethod

@@ -69,7 +69,7 @@ from ._verify.kernels import (
     scaled_exp,
     scaled_product,
 )
-from ._verify.report import report_dict, report_text
+from ._verify.report import report_dict, report_html, report_repr, report_text
 from .exceptions import ParameterError
 from .mechanism import Mechanism, check_mechanism
 
@@ -201,6 +201,66 @@ class VerificationReport:
 
     def __str__(self) -> str:
         return report_text(self)
+
+    def __repr__(self) -> str:
+        return report_repr(self, int(self.edge_deltas.shape[0]))
+
+    def _repr_html_(self) -> str:
+        return report_html(self, int(self.edge_deltas.shape[0]))
+
+    def to_pandas(self, graph: Any = None) -> Any:
+        """The per-edge table: one row per edge, its δ required at :attr:`epsilon`.
+
+        Parameters
+        ----------
+        graph : RainbowGraph, optional
+            The verified mechanism's graph: adds the columns ``u`` and ``v`` (the nodes of
+            each edge, as in ``graph.edges``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``edge`` (the row of ``graph.edges``), ``u``, ``v`` (with ``graph``),
+            ``delta`` (:attr:`edge_deltas`) and ``violates``
+            (``delta > self.delta + self.tolerance``).
+
+        Raises
+        ------
+        ImportError
+            If pandas is not installed.
+        ParameterError
+            If ``graph`` does not have one edge per entry of :attr:`edge_deltas`.
+
+        Examples
+        --------
+        >>> from rainbowdp.graph import RainbowGraph
+        >>> G = RainbowGraph.line(["yes", "no"], 2)
+        >>> M = Mechanism(G, [[0.5, 0.5], [0.55, 0.45], [0.6, 0.4]])
+        >>> df = verify(M, epsilon=0.05).to_pandas(G)
+        >>> list(df.columns), df[["u", "v"]].values.tolist(), df["violates"].tolist()
+        (['edge', 'u', 'v', 'delta', 'violates'], [[0, 1], [1, 2]], [True, True])
+        """
+        from ._format import dataframe
+        from .graph import check_graph
+
+        deltas = self.edge_deltas.tolist()
+        limit = self.delta + self.tolerance
+        records: list[dict[str, Any]] = [
+            {"edge": e, "delta": d, "violates": d > limit} for e, d in enumerate(deltas)
+        ]
+        columns = ["edge", "delta", "violates"]
+        if graph is not None:
+            check_graph(graph, "graph")
+            if graph.n_edges != len(deltas):
+                raise ParameterError(
+                    f"`graph` must be the verified mechanism's graph, with {len(deltas)} "
+                    f"edges, got a graph with {graph.n_edges} edges."
+                )
+            nodes = graph.nodes
+            for rec, (u, v) in zip(records, graph.edges.tolist(), strict=True):
+                rec["u"], rec["v"] = nodes[u], nodes[v]
+            columns = ["edge", "u", "v", "delta", "violates"]
+        return dataframe(records, columns, "VerificationReport.to_pandas()")
 
     def to_dict(self, *, edge_deltas: bool = False) -> dict[str, Any]:
         """The report as plain Python, for JSON, pandas or a notebook.

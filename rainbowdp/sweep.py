@@ -82,6 +82,12 @@ class PointError:
             f"{type(self.exception).__name__}: {self.exception}"
         )
 
+    def __repr__(self) -> str:  # one line: the traceback is in .traceback
+        return (
+            f"PointError(index={self.index}, point={_short(self.point)}, "
+            f"exception={type(self.exception).__name__}({_short(str(self.exception))}))"
+        )
+
 
 class SweepError(RainbowDPError):
     """A point of a sweep raised; ``index``, ``point`` and ``exception`` say which and what
@@ -341,6 +347,64 @@ class DesignGrid:
     def failures(self) -> list[PointError]:
         """The points that failed, in grid order."""
         return [r for r in self.results.flat if isinstance(r, PointError)]
+
+    def __repr__(self) -> str:
+        n_failed = len(self.failures)
+        return (
+            f"DesignGrid({self.epsilons.size} x {self.deltas.size} designs, "
+            f"epsilons={_short(self.epsilons.tolist())}, deltas={_short(self.deltas.tolist())}, "
+            f"{n_failed} failed)"
+        )
+
+    def _repr_html_(self) -> str:
+        from ._format import format_down, format_up, html_table
+
+        rows = []
+        for (i, j), r in np.ndenumerate(self.results):
+            e, d = float(self.epsilons[i]), float(self.deltas[j])
+            if isinstance(r, PointError):
+                rows.append([f"{e:g}", f"{d:g}", "failed", _short(str(r.exception)), ""])
+            else:
+                rows.append(
+                    [
+                        f"{e:g}",
+                        f"{d:g}",
+                        str(r.status),
+                        format_down(float(r.objective)),
+                        format_up(float(r.achieved_delta)),
+                    ]
+                )
+        return html_table(
+            f"DesignGrid: {self.epsilons.size} x {self.deltas.size} designs, "
+            f"{len(self.failures)} failed",
+            ["epsilon", "delta", "status", "objective (rounded down)", "achieved delta (up)"],
+            rows,
+        )
+
+    def to_pandas(self) -> Any:
+        """:meth:`to_records` as a :class:`pandas.DataFrame`: one row per grid point
+        (row-major), the columns ``epsilon`` and ``delta`` first.
+
+        Raises
+        ------
+        ImportError
+            If pandas is not installed.
+
+        Examples
+        --------
+        >>> from rainbowdp.builders import count_path
+        >>> grid = design_sweep(count_path(2), [0.5, 1.0], executor="serial", progress=False)
+        >>> df = grid.to_pandas()
+        >>> df[["epsilon", "delta", "method"]].values.tolist()
+        [[0.5, 0.0, 'lp'], [1.0, 0.0, 'lp']]
+        """
+        from ._format import dataframe
+
+        records = self.to_records()
+        columns = ["epsilon", "delta"]
+        for rec in records:
+            columns += [k for k in rec if k not in columns]
+        return dataframe(records, columns, "DesignGrid.to_pandas()")
 
     def to_records(self) -> list[dict[str, Any]]:
         """One dict per grid point (row-major): ``epsilon``, ``delta`` and the design's

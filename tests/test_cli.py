@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -169,6 +170,26 @@ def test_design_lp_and_milp_write_verified_mechanisms(capsys, tmp_path):
     )
     assert code == 0, err
     assert json.loads(text)["pdp_delta"] <= 0.1
+
+
+def test_design_progress_is_on_stderr_and_refused_where_no_solver_runs(capfd, tmp_path):
+    """``--progress`` forces the solver's progress on (standard error only: the JSON on
+    standard output still parses), and is refused where no LP/MILP runs."""
+    argv = ["design", str(GRAPHS / "example1_cycle.json"), "--method", "milp", "--epsilon"]
+    argv += ["0.5", "--delta", "0.1", "-o", str(tmp_path / "m.json"), "--json", "--progress"]
+    code = main(argv)
+    out, _ = capfd.readouterr()
+    assert code == 0
+    info = json.loads(out)
+    assert info["status"] == "optimal" and {"best_bound", "gap"} <= set(info)
+    closed_form = ["design", str(GRAPHS / "example1_cycle.json"), "--method", "closed-form"]
+    for argv in (
+        ["design", "--family", "count", "--N", "5", "--D", "2", "--epsilon", "1", "--progress"],
+        [*closed_form, "--epsilon", "1", "--boundary", "b.json", "-o", "c.json", "--progress"],
+    ):
+        assert main(argv) == 2
+        out, err = capfd.readouterr()
+        assert out == "" and "--progress" in err and len(err.strip().splitlines()) == 1
 
 
 def test_design_with_contradictory_fixed_rows_exits_2(capsys, tmp_path):
@@ -369,3 +390,167 @@ def test_reproduce_and_design_write_only_their_own_formats(capsys, tmp_path):
     # nothing was written for refused outputs
     assert run(capsys, *argv[:-1], str(tmp_path / "lp.txt"))[0] == 2
     assert not (tmp_path / "lp.txt").exists() and not (tmp_path / "lp.txt.png").exists()
+
+
+# ------------------------------------------------------------------------- bad output paths
+#: Every command that writes a file with -o, with the suffix it writes. ``{o}`` is the output.
+_WRITERS = {
+    "design": ["design", str(GRAPHS / "binary_path.json"), "--epsilon", "1", "-o", "{o}.json"],
+    "design-count": [
+        "design", "--family", "count", "--N", "20", "--D", "6", "--eta", "0.5",
+        "--epsilon", "1.1", "-o", "{o}.json",
+    ],
+    "design-modulo": [
+        "design", "--family", "modulo", "--n", "4", "--epsilon", "1", "-o", "{o}.json",
+    ],
+    "plot": ["plot", str(GRAPHS / "binary_path.json"), "-o", "{o}.png"],
+    "profile-image": ["profile", str(GRAPHS / "binary_path.json"), "-o", "{o}.svg"],
+    "profile-csv": ["profile", str(GRAPHS / "binary_path.json"), "-o", "{o}.csv"],
+    "reproduce": ["reproduce", "fig3", "-o", "{o}.pdf"],
+    "ptable-design": ["ptable", "design", "--epsilon", "1", "--delta", "0.01", "-o", "{o}.csv"],
+    "perturb": [
+        "perturb", "{tmp}/data.csv", "--by", "a", "--ptable", "{tmp}/pt.csv", "-o", "{o}.csv",
+    ],
+}  # fmt: skip
+
+
+def _bad_output(tmp_path, kind):
+    """An output path (without suffix) that cannot be written, and the words its error names."""
+    (tmp_path / "regular").write_text("a regular file, not a directory")
+    if kind == "missing-directory":
+        return str(tmp_path / "nowhere" / "out"), ["nowhere", "does not exist"]
+    if kind == "under-a-file":  # fails even for root
+        return str(tmp_path / "regular" / "out"), ["regular", "is not a directory"]
+    return str(tmp_path / "adir"), ["adir", "directory"]  # kind == "directory"
+
+
+@pytest.mark.parametrize("kind", ["missing-directory", "directory", "under-a-file"])
+@pytest.mark.parametrize("command", sorted(_WRITERS))
+def test_every_output_option_refuses_a_bad_path_with_exit_2(capsys, tmp_path, command, kind):
+    out, needles = _bad_output(tmp_path, kind)
+    argv = [a.format(o=out, tmp=tmp_path) for a in _WRITERS[command]]
+    if kind == "directory":
+        Path(argv[-1]).mkdir()  # a directory with the command's own suffix
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    code, stdout, err = run(capsys, *argv)
+    assert code == 2, (code, stdout, err)
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert "-o/--output" in err and all(n in err for n in needles), err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing written
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        # the OSError arises while working (mkdir under a regular file): still bad input
+        ["demo", "--output-dir", "{regular}/sub"],
+        ["reproduce", "all", "-o", "{regular}/sub", "--only", "fig3"],
+    ],
+)
+def test_an_os_error_while_working_exits_2_with_one_line(capsys, tmp_path, argv):
+    (tmp_path / "regular").write_text("x")
+    code, _, err = run(capsys, *[a.format(regular=tmp_path / "regular") for a in argv])
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert "Not a directory" in err and "sub" in err
+
+
+def test_a_failed_write_after_the_work_exits_2_and_leaves_no_file(capsys, tmp_path, monkeypatch):
+    import os
+
+    def refuse(src, dst):  # the atomic rename fails, as on a full or read-only file system
+        raise PermissionError(13, "Permission denied", str(dst))
+
+    monkeypatch.setattr(os, "replace", refuse)
+    out = tmp_path / "lp.json"
+    code, _, err = run(
+        capsys, "design", str(GRAPHS / "binary_path.json"), "--epsilon", "1", "-o", str(out)
+    )
+    assert code == 2 and err.count("\n") == 1 and "Permission denied" in err and "lp.json" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------------------ symbolic links
+@pytest.mark.skipif(not hasattr(Path, "symlink_to"), reason="symbolic links")
+def test_output_through_a_symbolic_link_replaces_its_target(capsys, tmp_path):
+    # docs/cli.md: -o follows a symbolic link, as cp and the shell's > do
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    code, _, err = run(
+        capsys, "design", str(GRAPHS / "binary_path.json"), "--epsilon", "1", "-o", str(link)
+    )
+    assert (code, err) == (0, "")
+    assert link.is_symlink() and json.loads(target.read_text())["graph"]["outputs"]
+    # a link to the input graph is the input: refused, and the input is untouched
+    graph = tmp_path / "g.json"
+    graph.write_bytes((GRAPHS / "binary_path.json").read_bytes())
+    (tmp_path / "to_input.json").symlink_to(graph)
+    before = graph.read_bytes()
+    code, _, err = run(
+        capsys, "design", str(graph), "--epsilon", "1", "-o", str(tmp_path / "to_input.json")
+    )
+    assert code == 2 and "must not overwrite the input file" in err and graph.read_bytes() == before
+    # a dangling link into a missing directory: exit 2, naming that directory
+    (tmp_path / "dangling.png").symlink_to(tmp_path / "gone" / "x.png")
+    code, _, err = run(capsys, "plot", str(graph), "-o", str(tmp_path / "dangling.png"))
+    assert code == 2 and "gone" in err and "does not exist" in err
+
+
+# ------------------------------------------------------------------- bounds of integer options
+@pytest.mark.parametrize(
+    ("argv", "option", "value", "bound"),
+    [
+        (["design", "--family", "count", "--N", "10000000", "--D", "5", "--eta", "0.5"],
+         "--N", "10000000", "[1, 2000]"),
+        (["design", "--family", "count", "--N", "20", "--D", "1001", "--eta", "0.5"],
+         "--D", "1001", "[1, 1000]"),
+        (["design", "--family", "count", "--N", "20", "--D", "0", "--eta", "0.5"],
+         "--D", "0", "[1, 1000]"),
+        (["design", "--family", "count", "--N", "20", "--D", "5", "--n-min", "-3"],
+         "--n-min", "-3", "[1, 2000]"),
+        (["design", "--family", "modulo", "--n", "1000000"], "--n", "1000000", "[1, 64]"),
+        (["design", "--family", "modulo", "--n", "65"], "--n", "65", "[1, 64]"),
+        (["families", "geometric", "--n", "2001"], "--n", "2001", "[1, 2000]"),
+        (["design", "--family", "modulo", "--n", "4", "--neighbourhood", "bd:10000000000"],
+         "--neighbourhood", "bd:10000000000", "[1, 4]"),
+        (["design", "--family", "modulo", "--n", "4", "--neighbourhood", "bd:5"],
+         "--neighbourhood", "bd:5", "[1, 4]"),
+        (["plot", str(GRAPHS / "binary_path.json"), "-o", "x.png", "--dpi", "1201"],
+         "--dpi", "1201", "[10, 1200]"),
+        (["profile", str(GRAPHS / "binary_path.json"), "--epsilons", "0:1:10001"],
+         "--epsilons", "10001", "[1, 10000]"),
+    ],
+)  # fmt: skip
+def test_integer_options_are_bounded_before_any_work(capsys, argv, option, value, bound):
+    extra = [] if argv[0] in ("plot", "profile") else ["--epsilon", "1"]
+    code, _, err = run(capsys, *argv, *extra)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert option in err and value in err and bound in err, err
+
+
+def test_integer_bounds_admit_their_limits():
+    from rainbowdp import cli
+    from rainbowdp._cli_common import bounded_int
+
+    parse = bounded_int("--N", 1, cli.MAX_COUNT_N)
+    assert parse("1") == 1 and parse(str(cli.MAX_COUNT_N)) == cli.MAX_COUNT_N
+    with pytest.raises(Exception, match=r"--N=2001"):
+        parse(str(cli.MAX_COUNT_N + 1))
+    with pytest.raises(Exception, match=r"must be an integer, got '9999999999999999999999999"):
+        parse("9" * 5000)  # more digits than int() converts: the message stays short
+    # the limit of families --n is that of the library's default graphs
+    from rainbowdp.noise import get_family
+
+    get_family("geometric")(epsilon=1.0).graph(cli.MAX_FAMILY_N)  # accepted by the library
+    with pytest.raises(ValueError, match="n=2001"):
+        get_family("geometric")(epsilon=1.0).graph(cli.MAX_FAMILY_N + 1)
+
+
+def test_help_states_the_bounds(capsys):
+    for argv, words in [
+        (["design", "--help"], ["1..2000", "1..1000", "1..64"]),
+        (["families", "--help"], ["1..2000"]),
+    ]:
+        code, out, _ = run(capsys, *argv)
+        assert code == 0 and all(w in " ".join(out.split()) for w in words), out

@@ -50,6 +50,24 @@ def test_default_grid_and_json(capsys):
     assert data["n_nodes"] == M.graph.n_nodes and data["output"] is None
 
 
+def test_default_grid_ends_past_the_delta_floor(capsys, tmp_path):
+    """Without --epsilons the grid runs to 1.25 x the proved epsilon where delta(epsilon) falls
+    to --delta-floor: the last value is at most the floor, an earlier one above it."""
+    G = rdp.RainbowGraph.line(["a", "b"], 1)
+    M = rdp.Mechanism(G, [[0.9, 0.1], [1e-9, 1 - 1e-9]])  # delta > 0 up to epsilon ~ 20.7
+    path = tmp_path / "m.json"
+    rdp.save_graph(G, path, mechanism=M)
+    ends = []
+    for floor in (1e-3, 1e-6):
+        code, out, _ = run(capsys, "profile", str(path), "--delta-floor", str(floor), "--json")
+        assert code == 0
+        data = json.loads(out)
+        ends.append(max(data["epsilons"]))
+        assert ends[-1] == pytest.approx(1.25 * rdp.epsilon_for_delta(M, floor))
+        assert data["deltas"][-1] <= floor < max(data["deltas"])
+    assert ends[0] < ends[1]  # a lower floor shows more of the curve
+
+
 def test_json_is_strict_when_pure_dp_is_impossible(capsys, tmp_path):
     G = rdp.RainbowGraph.line(["a", "b"], 1)
     M = rdp.Mechanism(G, [[1.0, 0.0], [0.5, 0.5]])  # an output only one node can give
@@ -101,6 +119,9 @@ def test_png_written(capsys, tmp_path):
         (["--dpi", "100"], "--dpi"),
         (["--dpi", "5", "-o", "x.png"], "--dpi"),
         (["-o", "OUT.csv", "--dpi", "100"], "--dpi"),
+        (["--delta-floor", "0"], "--delta-floor"),
+        (["--delta-floor", "1"], "--delta-floor"),
+        (["--delta-floor", "inf"], "--delta-floor"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, needle):

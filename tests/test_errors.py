@@ -402,6 +402,12 @@ def _graphml(key_type="string", value="[0, 1]", edgedefault="undirected", extra=
 
 # (file name, content: str, bytes or JSON-able object, substrings besides the file name)
 FILE_CASES = [
+    # networkx refuses None as a node with a bare ValueError: the reader names file and field
+    (
+        "nullid.json",
+        {"graph": {"outputs": [0, 1]}, "nodes": [{"id": None, "rainbow": [0, 1]}]},
+        ["nodes[0]", "null"],
+    ),
     ("nodes.json", {"graph": {"outputs": [0, 1]}, "nodes": 3}, ["'nodes'", "3"]),
     (
         "sum.json",
@@ -618,7 +624,7 @@ CLI_CASES = [
     (["plot", "{graph}", "-o", "{imgdir}"], ["-o/--output", "imgdir.png", "directory"]),
     (["plot", "{graph}", "-o", "{tmp}/picture"], ["-o/--output", "picture", ".png"]),
     (["plot", "{graph}", "-o", "{tmp}/picture.jpg"], ["-o/--output", "picture.jpg"]),
-    (["plot", "{graph}", "-o", "{tmp}/nowhere/g.png"], ["No such file", "g.png"]),
+    (["plot", "{graph}", "-o", "{tmp}/nowhere/g.png"], ["-o/--output", "g.png", "does not exist"]),
     (["plot", "{regular}", "-o", "{tmp}/g.png"], ["regular.txt"]),
     (["reproduce", "fig9"], ["'fig9'"]),
     (["reproduce", "fig3", "-o", "{tmp}/fig.gif"], ["-o/--output", "fig.gif"]),
@@ -660,11 +666,11 @@ CLI_CASES = [
     (["design", "{graph}", "--epsilon", "1", "-o", "{outdir}"], ["outdir.json", "directory"]),
     (
         ["design", "{graph}", "--epsilon", "1", "-o", "{tmp}/nowhere/o.json"],
-        ["No such file", "o.json"],
+        ["-o/--output", "o.json", "nowhere", "does not exist"],
     ),
     (
         ["design", "{graph}", "--epsilon", "1", "-o", "{regular}/o.json"],
-        ["Not a directory", "o.json"],
+        ["-o/--output", "o.json", "regular.txt", "is not a directory"],
     ),
     (
         ["design", "{graph}", "--epsilon", "1", "--time-limit", "-1", "-o", "{tmp}/o.json"],
@@ -675,6 +681,9 @@ CLI_CASES = [
         ["--time-limit", "'inf'"],
     ),
     (["demo", "--output-dir", "{regular}"], ["--output-dir", "regular.txt"]),
+    # an OSError raised while working (mkdir under a regular file) is bad input too
+    (["demo", "--output-dir", "{regular}/sub"], ["Not a directory", "regular.txt/sub"]),
+    (["verify", "{nullid_json}", "--epsilon", "1"], ["nullid.json", "nodes[0]", "null"]),
     (["frobnicate"], ["frobnicate"]),
 ]
 

@@ -247,3 +247,52 @@ def test_answers_given_to_the_constructor():
         RainbowGraph(g, [0, 1], answers={0: 0, 1: 0})
     with pytest.raises(TypeError, match=r"`answers` must be an ordered sequence.*a set"):
         RainbowGraph(g, [0, 1], answers={0, 1, 2})
+
+
+# ------------------------------------------------------------------ objects that read well
+def _wide_graph(n_outputs=1000, n_nodes=300):
+    rng = np.random.default_rng(0)
+    table = np.array([rng.permutation(n_outputs) for _ in range(40)])
+    return RainbowGraph.from_edges(
+        [[i, i + 1] for i in range(n_nodes - 1)],
+        outputs=[f"out{j}" for j in range(n_outputs)],
+        rainbow_table=table,
+        rainbow_ids=np.arange(n_nodes) % 40,
+    )
+
+
+def test_repr_is_one_short_line_whatever_the_size():
+    G = _wide_graph()
+    text = repr(G)
+    assert "\n" not in text and len(text) < 200, text
+    assert "n_nodes=300" in text and "n_outputs=1000" in text and "'out0'" in text
+    assert "'out999'" in text and "'out500'" not in text  # the ends, not the middle
+    small = RainbowGraph.line(["yes", "no"], 2)
+    assert "outputs=('yes', 'no')" in repr(small)  # few outputs are all shown
+
+
+def test_html_view_is_a_small_table_of_rainbows():
+    G = _wide_graph()
+    page = G._repr_html_()
+    assert page.startswith("<table>") and len(page) < 20_000
+    assert page.count("<tr>") == 1 + 20 + 1  # header, 20 rainbows, "... 20 more rows"
+    assert "20 more rows" in page and "300 nodes" in page
+    # each rainbow's node count, from the graph's own ids
+    counts = np.bincount(G.rainbow_ids)
+    assert f"<td>0</td><td>{counts[0]}</td>" in page
+
+
+def test_an_unknown_node_says_what_nodes_look_like():
+    G = RainbowGraph.from_edges(
+        [[0, 1]], outputs=["a", "b"], rainbow_table=[[0, 1]], rainbow_ids=[0, 0],
+        nodes=[(0, 1), (1, 1)],
+    )  # fmt: skip
+    with pytest.raises(InvalidGraphError) as info:
+        G.index_of([1, 1])
+    msg = str(info.value)
+    assert "tuples such as (0, 1)" in msg and "got list [1, 1]" in msg
+    assert "use the tuple (1, 1)" in msg
+    with pytest.raises(InvalidGraphError, match=r"integers such as 0; got str '3'"):
+        RainbowGraph.line(["a", "b"], 3).index_of("3")
+    with pytest.raises(InvalidGraphError, match=r"got list \[\[1\]\]\.$"):  # unhashable items
+        G.index_of([[1]])

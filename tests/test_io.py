@@ -231,3 +231,66 @@ def test_mechanism_numbers_in_files_are_read_exactly(tmp_path):
     }
     (tmp_path / "m.json").write_text(json.dumps(data))
     assert load_mechanism(tmp_path / "m.json").probabilities.tolist() == [[1, 0], [0.25, 0.75]]
+
+
+# ------------------------------------------------------------------ errors name the path
+def test_writing_into_a_bad_place_names_the_path(tmp_path):
+    G = RainbowGraph.line(["a", "b"], 1)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "f").write_text("a regular file")
+    cases = [
+        (tmp_path / "d", IsADirectoryError, ["Is a directory", "file name"]),
+        (tmp_path / "nowhere" / "g.json", FileNotFoundError, ["nowhere", "does not exist"]),
+        (tmp_path / "f" / "g.json", NotADirectoryError, ["'" + str(tmp_path / "f") + "'"]),
+    ]
+    for path, exc, needles in cases:
+        with pytest.raises(exc) as info:
+            save_graph(G, path)
+        msg = str(info.value)
+        assert str(path) in msg and all(n in msg for n in needles), msg
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d", "f"]
+
+
+def test_any_parser_error_becomes_a_graph_file_error_naming_the_file(tmp_path, monkeypatch):
+    import rainbowdp.io as rio
+
+    path = save_graph(RainbowGraph.line(["a", "b"], 1), tmp_path / "g.json")
+    (tmp_path / "b.json").write_text(json.dumps({"nodes": {"0": [0.5, 0.5]}}))
+    G = load_graph(path)
+    for bug in (ValueError, KeyError, TypeError, IndexError, nx.NetworkXError):
+
+        def broken(*args, _bug=bug, **kwargs):
+            raise _bug("bare error of a parser")
+
+        monkeypatch.setattr(rio, "RainbowGraph", broken)
+        with pytest.raises(GraphFileError, match=r"g\.json.*bare error of a parser") as info:
+            load(path)
+        assert bug.__name__ in str(info.value) and "\n" not in str(info.value)
+        monkeypatch.undo()
+        monkeypatch.setattr(rio, "_check_distribution", broken)
+        with pytest.raises(GraphFileError, match=r"b\.json.*bare error of a parser"):
+            load_assignment(tmp_path / "b.json", G)
+        monkeypatch.undo()
+
+
+def test_every_reader_is_size_capped(tmp_path, monkeypatch):
+    import rainbowdp.io as rio
+
+    G = RainbowGraph.line(["a", "b"], 1)
+    json_path = save_graph(G, tmp_path / "g.json")
+    graphml = tmp_path / "g.graphml"
+    h = nx.Graph()
+    h.graph["outputs"] = json.dumps(["a", "b"])
+    h.add_node(0, rainbow=json.dumps(["a", "b"]))
+    nx.write_graphml(h, graphml)
+    assignment = tmp_path / "a.json"
+    assignment.write_text(json.dumps({"nodes": {"0": [0.5, 0.5]}, "pad": "x" * 200}))
+    load(graphml), load(json_path), load_assignment(assignment, G, kinds=("nodes",))
+    monkeypatch.setattr(rio, "MAX_FILE_BYTES", 100)
+    for read in (
+        lambda: load(json_path),
+        lambda: load(graphml),
+        lambda: load_assignment(assignment, G),
+    ):
+        with pytest.raises(GraphFileError, match="larger than the limit of 100 bytes"):
+            read()

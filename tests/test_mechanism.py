@@ -8,7 +8,12 @@ from hypothesis import given, settings
 from scipy import stats
 
 from rainbowdp._verify.exact import irregular_rows
-from rainbowdp.exceptions import InvalidMechanismError, ParameterError, ParameterTypeError
+from rainbowdp.exceptions import (
+    InvalidGraphError,
+    InvalidMechanismError,
+    ParameterError,
+    ParameterTypeError,
+)
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import MAX_ATOL, MAX_SAMPLE_SIZE, Mechanism
 from rainbowdp.privacy import verify
@@ -197,3 +202,98 @@ def test_copies_are_read_only_and_carry_no_remembered_values():
         assert c._row_sum_max() == M._row_sum_max()
         with pytest.raises(ValueError):
             c.probabilities[0, 0] = 0.9
+
+
+# ------------------------------------------------------------------ objects that read well
+def _records_mechanism():
+    nodes = [(a, b) for a in range(3) for b in range(3)]
+    edges = [[i, j] for i in range(9) for j in range(i + 1, 9) if i // 3 == j // 3]
+    G = RainbowGraph.from_edges(
+        edges,
+        outputs=list(range(30)),
+        rainbow_table=[list(range(30))],
+        rainbow_ids=[0] * 9,
+        nodes=nodes,
+    )
+    rng = np.random.default_rng(1)
+    p = rng.random((9, 30)) + 0.5
+    return Mechanism(G, p / p.sum(axis=1, keepdims=True))
+
+
+def test_sampling_an_unknown_node_says_what_nodes_look_like():
+    M = _records_mechanism()
+    with pytest.raises(InvalidGraphError) as info:
+        M.sample([0, 1], rng=np.random.default_rng(0))
+    msg = str(info.value)
+    assert "nodes of this graph are tuples such as (0, 0)" in msg and "got list [0, 1]" in msg
+    assert "use the tuple (0, 1)" in msg
+    assert 0 <= M.sample((0, 1), rng=np.random.default_rng(0)) < 30  # the tuple works
+
+
+def test_mechanism_repr_and_html_are_summaries():
+    M = _records_mechanism()
+    text = repr(M)
+    assert "\n" not in text and len(text) < 200 and "9 nodes x 30 outputs" in text, text
+    page = M._repr_html_()
+    assert page.startswith("<table>") and page.count("<tr>") == 1 + 9  # header, 9 nodes
+    assert "20 more" in page  # the 30 outputs are cut to 10 columns
+    first = f"{M.probabilities[0, 0]:.6g}"
+    assert f"<td>(0, 0)</td><td>{first}</td>" in page
+
+
+def test_verification_report_repr_html_and_per_edge_table():
+    pd = pytest.importorskip("pandas")
+    M = _records_mechanism()
+    G = M.graph
+    rep = verify(M, epsilon=0.1)
+    text = repr(rep)
+    assert "\n" not in text and len(text) < 300, text
+    assert f"n_edges={G.n_edges}" in text and f"n_violations={rep.n_violations}" in text
+    assert repr(rep.delta_required) in text  # the float itself, not a rounded one
+    assert f"witness=<{len(rep.witness)} output(s)>" in text
+    page = rep._repr_html_()
+    assert "NOT private" in page and "rounded up" in page
+    df = rep.to_pandas(G)
+    assert isinstance(df, pd.DataFrame) and len(df) == G.n_edges
+    assert df["delta"].tolist() == rep.edge_deltas.tolist()
+    assert int(df["violates"].sum()) == rep.n_violations
+    u, v = G.edges[3]
+    assert (df.loc[3, "u"], df.loc[3, "v"]) == (G.nodes[u], G.nodes[v])
+    assert list(rep.to_pandas().columns) == ["edge", "delta", "violates"]
+    with pytest.raises(ParameterError, match=r"with 9 edges, got a graph with 2 edges"):
+        rep.to_pandas(RainbowGraph.line(["a", "b"], 2))
+
+
+def test_printed_delta_is_rounded_up():
+    from rainbowdp.privacy import VerificationReport
+
+    # f"{x:.6g}" would print 0.0643217, below the computed delta; the report rounds up
+    rep = VerificationReport(
+        is_private=False,
+        epsilon=0.1,
+        delta=0.0,
+        delta_required=0.064321712,
+        worst_edge=None,
+        witness=(),
+        edge_deltas=np.array([0.064321712]),
+        tolerance=0.0,
+        n_violations=1,
+    )
+    assert "delta required at this epsilon = 0.0643218" in str(rep)
+    assert "<td>0.0643218</td>" in rep._repr_html_()
+
+
+def test_to_pandas_without_pandas_says_what_to_install(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pandas(name, *args, **kwargs):
+        if name == "pandas":
+            raise ImportError("No module named 'pandas'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    rep = verify(_records_mechanism(), epsilon=0.1)
+    with pytest.raises(ImportError, match=r"VerificationReport.to_pandas\(\) needs pandas.*tables"):
+        rep.to_pandas()

@@ -1,10 +1,15 @@
-"""The shared text and plain-data forms of a verification report (in memory or distributed)."""
+"""The shared text, HTML and plain-data forms of a verification report (in memory or
+distributed).
+
+Every privacy number shown to people is rounded up (:func:`rainbowdp._format.format_up` in
+spirit: the printed δ is never below the computed one).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._format import plain
+from .._format import format_up, html_table, plain, short_repr
 
 
 def report_dict(report: Any) -> dict[str, Any]:
@@ -28,7 +33,7 @@ def report_text(report: Any) -> str:
     verdict = "private" if report.is_private else "NOT private"
     s = (
         f"({report.epsilon:g}, {report.delta:g})-DP: {verdict}; delta required at this epsilon "
-        f"= {report.delta_required:.6g}"
+        f"= {format_up(report.delta_required)}"
     )
     if report.worst_edge is not None:
         s += (
@@ -38,3 +43,34 @@ def report_text(report: Any) -> str:
     if not report.is_private:
         s += f"; {report.n_violations} violating edge(s)"
     return s
+
+
+def report_repr(report: Any, n_edges: int | None) -> str:
+    """A one-line ``repr`` of a verification report: the verdict and the numbers, no arrays
+    (the witness, which may list many outputs, is given by its size)."""
+    edges = "" if n_edges is None else f", n_edges={n_edges}"
+    return (
+        f"{type(report).__name__}(is_private={bool(report.is_private)}, "
+        f"epsilon={float(report.epsilon)!r}, delta={float(report.delta)!r}, "
+        f"delta_required={float(report.delta_required)!r}, "
+        f"worst_edge={short_repr(report.worst_edge, 40)}, "
+        f"witness=<{len(report.witness)} output(s)>, "
+        f"n_violations={int(report.n_violations)}{edges})"
+    )
+
+
+def report_html(report: Any, n_edges: int | None) -> str:
+    """A small HTML table of a verification report (δ rounded up)."""
+    verdict = "private" if report.is_private else "NOT private"
+    rows = [
+        ["verdict", verdict],
+        ["epsilon", f"{report.epsilon:g}"],
+        ["delta", f"{report.delta:g}"],
+        ["delta required (rounded up)", format_up(report.delta_required)],
+        ["worst edge", short_repr(report.worst_edge)],
+        ["witness event", short_repr(set(report.witness) if report.witness else set())],
+        ["violating edges", str(int(report.n_violations))],
+    ]
+    if n_edges is not None:
+        rows.append(["edges", str(n_edges)])
+    return html_table(f"{type(report).__name__}: {verdict}", ["", "value"], rows)
