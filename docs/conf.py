@@ -6,11 +6,20 @@ Build (from the repository root; warnings are errors)::
 
 The site is made of the Markdown pages of ``docs/`` (MyST), an API reference generated from the
 numpydoc docstrings (autosummary, ``docs/api/``) and a gallery of figures made by the scripts in
-``examples/`` (sphinx-gallery). Nothing is fetched from the network: intersphinx is not used.
+``examples/`` (sphinx-gallery). The pages draw their figures when the site is built: a
+```` ```{plot} ```` block (matplotlib's plot directive) runs the code it shows and puts the figure
+under it.
+
+Nothing is fetched from the network, neither by the build nor by the pages it makes: MathJax is
+served from the site itself (the ``sphinx-mathjax-offline`` package of the ``docs`` extra copies
+it into ``_static/mathjax``), and intersphinx reads the inventories of the projects it links to
+(Python, numpy, scipy, networkx, matplotlib, pandas) from ``_intersphinx/``, refreshed by
+``python docs/_intersphinx/update.py`` when the network is open.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -25,6 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # a checkout that is not installed
     sys.path.insert(0, str(ROOT))
 
+from docutils import nodes  # noqa: E402
+from docutils.parsers.rst import Parser as RSTParser  # noqa: E402
+from docutils.parsers.rst.states import RSTStateMachine  # noqa: E402
+from docutils.utils import new_document  # noqa: E402
+from matplotlib.sphinxext.plot_directive import PlotDirective  # noqa: E402
+from sphinx.application import Sphinx  # noqa: E402
+
 import rainbowdp  # noqa: E402
 
 # -- Project -----------------------------------------------------------------------------------
@@ -37,7 +53,10 @@ version = release = rainbowdp.__version__
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
+    "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # MathJax 3 from the package, not from a CDN; after ext.mathjax
+    "matplotlib.sphinxext.plot_directive",
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
@@ -65,17 +84,41 @@ autodoc_preserve_defaults = True
 numpydoc_show_class_members = False  # methods are documented on the class page itself
 numpydoc_class_members_toctree = False
 numpydoc_attributes_as_param_list = True
-numpydoc_xref_param_type = False
+numpydoc_xref_param_type = True  # "int", "numpy.ndarray", ... link to their documentation
 numpydoc_validation_checks: set[str] = set()
 
-# Unresolvable cross-references (numpy, networkx, matplotlib types without intersphinx) are not
-# errors: only the pages of this project are linked.
+# A type that no inventory names (e.g. "array_like of float", "hashable") is left as text, not
+# an error.
 nitpicky = False
+
+# -- intersphinx: other projects' names, from inventories stored in the repository --------------
+# Each entry is (address the links point to, local inventory): the build never fetches one.
+_spec = importlib.util.spec_from_file_location(
+    "rainbowdp_docs_intersphinx", Path(__file__).resolve().parent / "_intersphinx" / "update.py"
+)
+_inventories = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_inventories)
+intersphinx_mapping = {
+    name: (url, str(_inventories.inventory_path(name)))
+    for name, url in _inventories.PROJECTS.items()
+}
+intersphinx_timeout = 1  # never used: no inventory is fetched
 
 # numpydoc renders a "References" section as reST citations; a module or function may list the
 # papers it implements without citing each of them inline, which docutils reports as an
 # unreferenced citation (ref.citation). That is the intended use of the section, not an error.
 suppress_warnings = ["ref.citation"]
+
+# -- Figures of the pages (matplotlib's plot directive) -------------------------------------------
+# A ```{plot} block shows its code and, under it, the figures the code leaves open in pyplot. The
+# rainbowdp drawing functions return a Figure made without pyplot; a block ends with
+# ``plt.figure(fig)`` to hand it over. No file is written besides the PNG of the page.
+plot_include_source = True
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_formats = [("png", 110)]
+plot_pre_code = ""  # a block imports what it uses, so that it runs as shown
+plot_rcparams = {"savefig.bbox": "tight", "savefig.pad_inches": 0.05}
 
 # -- sphinx-gallery ----------------------------------------------------------------------------
 sphinx_gallery_conf = {
@@ -109,3 +152,34 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc"],
 }
 html_static_path: list[str] = []
+
+
+# -- The plot directive in Markdown pages ------------------------------------------------------
+class MarkdownPlotDirective(PlotDirective):
+    """matplotlib's ``plot`` directive, usable from a MyST ```` ```{plot} ```` fence too.
+
+    The directive writes its result (the code, the figure) as reST lines and feeds them back to
+    the reST state machine (``insert_input``), which MyST's stand-in state machine does not
+    have. In a Markdown page the lines are parsed here, as reST, and their nodes returned; in a
+    reST page the directive runs unchanged.
+    """
+
+    def run(self) -> list[nodes.Node]:
+        if isinstance(self.state_machine, RSTStateMachine):
+            return super().run()
+        generated: list[tuple[list[str], str]] = []
+        self.state_machine.insert_input = lambda lines, source: generated.append(
+            (list(lines), source)
+        )
+        result = super().run()
+        for lines, source in generated:
+            document = new_document(source, self.state.document.settings)
+            document.reporter = self.state.document.reporter
+            RSTParser().parse("\n" * self.lineno + "\n".join(lines), document)
+            result.extend(document.children)
+        return result
+
+
+def setup(app: Sphinx) -> None:
+    """Register the ``plot`` directive for Markdown pages (after matplotlib's own)."""
+    app.add_directive("plot", MarkdownPlotDirective, override=True)

@@ -73,6 +73,7 @@ def built_site(tmp_path_factory) -> Path:
 def test_site_builds_with_its_key_pages(built_site):
     for page in (
         "index.html",
+        "installation.html",
         "errata.html",
         "architecture.html",
         "tutorials/index.html",
@@ -85,6 +86,49 @@ def test_site_builds_with_its_key_pages(built_site):
         assert (built_site / page).is_file(), page
     verify_page = (built_site / "api/generated/rainbowdp.verify.html").read_text("utf-8")
     assert "Parameters" in verify_page and "epsilon" in verify_page
+
+
+def test_the_site_loads_nothing_from_the_network(built_site):
+    # Scripts, styles and images come from the site itself: it reads offline. (Links to other
+    # sites, <a href="https://...">, are fine.)
+    loads = re.compile(
+        r"<(?:script|img|iframe)\b[^>]*\bsrc=\"(?:https?:)?//"
+        r"|<link\b[^>]*\brel=\"(?:stylesheet|preload|modulepreload)\"[^>]*\bhref=\"(?:https?:)?//"
+        r"|<link\b[^>]*\bhref=\"(?:https?:)?//[^\"]*\"[^>]*\brel=\"(?:stylesheet|preload)\""
+    )
+    remote = []
+    for html in built_site.rglob("*.html"):
+        text = html.read_text("utf-8")
+        remote += [f"{html.relative_to(built_site)}: {m.group(0)}" for m in loads.finditer(text)]
+    assert not remote, "\n".join(remote[:20])
+
+
+def test_mathjax_is_served_by_the_site(built_site):
+    page = (built_site / "api/generated/rainbowdp.verify.html").read_text("utf-8")
+    assert 'src="../../_static/mathjax/tex-chtml.js"' in page
+    assert (built_site / "_static/mathjax/tex-chtml.js").stat().st_size > 100_000
+    assert list((built_site / "_static/mathjax/output/chtml/fonts").rglob("*.woff"))
+
+
+def test_other_projects_names_link_through_the_stored_inventories(built_site):
+    page = (built_site / "api/generated/rainbowdp.verify.html").read_text("utf-8")
+    assert 'href="https://docs.python.org/3/library/functions.html#float"' in page
+    api = "".join(p.read_text("utf-8") for p in (built_site / "api/generated").glob("*.html"))
+    for site in ("https://numpy.org/doc/stable/", "https://matplotlib.org/stable/"):
+        assert f'href="{site}' in api, site
+
+
+def test_every_figure_block_shows_its_figure(built_site):
+    for page in _pages():
+        text = page.read_text("utf-8")
+        blocks = len(re.findall(r"^```\{plot\}[ \t]*$", text, flags=re.M))
+        if not blocks:
+            continue
+        html = (built_site / page.relative_to(DOCS).with_suffix(".html")).read_text("utf-8")
+        images = re.findall(r'<img [^>]*class="plot-directive"[^>]*src="([^"]+)"', html)
+        assert len(images) >= blocks, f"{page.name}: {blocks} figure blocks, {len(images)} images"
+        for src in images:
+            assert (built_site / page.relative_to(DOCS).parent / src).is_file(), src
 
 
 def test_every_markdown_page_is_in_the_site(built_site):
@@ -208,6 +252,39 @@ def test_no_path_points_outside_the_repository():
         text = path.read_text("utf-8")
         for needle in ("../shared", "papers/", "/work/"):
             assert needle not in text, f"{path.relative_to(ROOT)} mentions {needle!r}"
+
+
+def _inventories():
+    spec = importlib.util.spec_from_file_location(
+        "docs_intersphinx_update", DOCS / "_intersphinx" / "update.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_stored_inventories_are_whole_and_of_their_project():
+    inventories = _inventories()
+    assert set(inventories.PROJECTS) >= {"python", "numpy", "scipy", "networkx", "matplotlib"}
+    for name, url in inventories.PROJECTS.items():
+        assert url.startswith("https://") and url.endswith("/"), url
+        what = inventories.check_inventory(inventories.inventory_path(name).read_bytes(), name)
+        assert what.lower().startswith(name), (name, what)
+
+
+def test_the_inventory_check_refuses_a_damaged_file():
+    inventories = _inventories()
+    whole = inventories.inventory_path("numpy").read_bytes()
+    for bad in (b"<html>not found</html>", whole[:200], whole[:-100]):
+        with pytest.raises(ValueError, match="numpy"):
+            inventories.check_inventory(bad, "numpy")
+
+
+def test_the_build_fetches_no_inventory():
+    # conf.py maps every project to a stored file, so intersphinx never downloads one.
+    conf = (DOCS / "conf.py").read_text("utf-8")
+    assert "sphinx.ext.intersphinx" in conf and "inventory_path(name)" in conf
+    assert "objects.inv" not in conf.replace("``objects.inv``", "")
 
 
 def test_gallery_scripts_are_headless():
