@@ -414,7 +414,7 @@ def discrete_laplace_epsilon(parameter: float, delta: float, *, sensitivity: int
 
     Notes
     -----
-    For the shift d the privacy loss a(|y − d| − |y|) is ad for y <= 0, −ad for y >= d and
+    For the shift d the privacy loss :math:`a(|y - d| - |y|)` is ad for y <= 0, −ad for y >= d and
     decreasing in between, so clamping to {−1, …, d + 1} merges only outputs of one loss and keeps
     every hockey-stick divergence exactly. The atoms are enclosed in rationals
     (:func:`rainbowdp.exp_bounds`: :math:`f(k) = \alpha^{|k|}(1-\alpha)/(1+\alpha)`, the tails
@@ -570,7 +570,8 @@ def diffprivlib_gaussian_discrete_sigma(
     Steinke (2020), Theorem 7 (:meth:`rainbowdp.noise.DiscreteGaussian.delta_at`). A bracket
     [σ₀, σ₁] of consecutive powers of two is grown from σ₀ = 1 (doubling when the objective at
     1 is positive, halving otherwise) until the objective changes sign; it is then bisected
-    until |σ₀ − σ₁| <= 1e-12 + 1e-6 |σ₁|, and the **midpoint** of the last bracket is returned.
+    until :math:`|\sigma_0 - \sigma_1| \le 10^{-12} + 10^{-6} |\sigma_1|`, and the **midpoint**
+    of the last bracket is returned.
     That midpoint lies on either side of the root: where it lies below it, δ(σ) exceeds δ.
 
     Parameters

@@ -538,3 +538,15 @@ def test_results_print_one_summary_line():
     text = repr(r)
     assert "\n" not in text and "array" not in text and "pmf of 9 values" in text
     assert f"leakage={r.leakage!r}" in text
+
+
+@pytest.mark.parametrize("loss", ["er", "mse", "abs"])
+def test_printed_milp_at_delta_one_is_the_point_mass(loss):
+    """At delta >= 1 no leak can exceed the budget (a leak is at most the whole mass 1): the
+    optimum is the point mass on 0, at distortion 0, found without the (slow, degenerate) MILP;
+    at a delta just below 1 the MILP runs and cannot do better."""
+    r = modulo.optimal_pmf(35, epsilon=0.05, delta=1.0, shifts=range(1, 8), loss=loss)
+    assert r.pmf[0] == 1.0 and r.objective == 0.0 and r.leakage <= 1.0
+    assert r.design.solver == "closed form (delta >= 1)"
+    below = modulo.optimal_pmf(35, epsilon=0.05, delta=0.999, shifts=range(1, 8), loss=loss)
+    assert below.objective > 0.0 and below.leakage <= 0.999
