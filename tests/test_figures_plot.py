@@ -269,6 +269,20 @@ def test_four_coinciding_mechanisms_get_four_distinct_entries():
     assert len(starts) == 4
 
 
+def test_coinciding_curves_with_few_points_nest_their_markers():
+    """Two equal curves of 8 points have markers on the same points: the one drawn later has
+    smaller markers, so the earlier one shows around it."""
+    H = count_path(6)
+    sweep = tradeoff_sweep(
+        {name: (lambda e: noise.geometric(H, epsilon=e)) for name in ("a", "b", "c")},
+        np.linspace(0.2, 3.0, 8),
+    )
+    fig = plot_tradeoff(sweep)
+    check_figure(fig)
+    sizes = [ln.get_markersize() for ln in fig.axes[0].lines if ln.get_label() in "abc"]
+    assert len(sizes) == 3 and sizes[0] > sizes[1] > sizes[2] > 0
+
+
 def test_series_styles_never_repeat():
     for n in (1, 7, 20, 140, 141, 300):
         keys = [(str(s["color"]), s["linestyle"], s["marker"]) for s in series_styles(n)]

@@ -39,6 +39,7 @@ __all__ = [
     "LINE_COLORS",
     "LINE_STYLES",
     "MARKERS",
+    "MARKER_SIZES",
     "OUTPUT_PALETTE",
     "class_colors",
     "output_colors",
@@ -237,6 +238,10 @@ def class_colors(n: int) -> list:
     return [*CLASS_PALETTE, *(extra[i % len(extra)] for i in range(n - len(CLASS_PALETTE)))]
 
 
+#: Marker sizes of the series styles, largest first: curves drawn later get smaller markers.
+MARKER_SIZES = (7.0, 4.5, 3.0)
+
+
 def series_styles(n: int) -> list[dict[str, Any]]:
     """``n`` styles of curves drawn together: keyword arguments of ``ax.plot``.
 
@@ -251,7 +256,10 @@ def series_styles(n: int) -> list[dict[str, Any]]:
         Style ``i`` has ``color`` :data:`LINE_COLORS` ``[i % 7]``, ``linestyle``
         :data:`LINE_STYLES` ``[i % 4]``, ``marker`` :data:`MARKERS` ``[i % 5]``, a
         ``markevery`` spacing of a tenth of the axes with a start staggered by series (so the
-        markers of coinciding curves do not cover each other) and ``markersize``. Beyond 140
+        markers of coinciding curves do not cover each other) and ``markersize``
+        :data:`MARKER_SIZES` ``[i % 3]``: a curve drawn later has smaller markers, so where the
+        markers of coinciding curves fall on the same points (few points) they nest and all
+        show. Beyond 140
         series the colours come from :func:`spread_colors`, all distinct. No two styles share
         (color, linestyle, marker).
 
@@ -277,7 +285,7 @@ def series_styles(n: int) -> list[dict[str, Any]]:
             "linestyle": LINE_STYLES[i % len(LINE_STYLES)],
             "marker": MARKERS[i % len(MARKERS)],
             "markevery": (round(step * ((i * _GOLDEN) % 1.0), 4), step),
-            "markersize": 5.0,
+            "markersize": MARKER_SIZES[i % len(MARKER_SIZES)],
         }
         for i in range(n)
     ]

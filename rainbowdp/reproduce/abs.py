@@ -211,8 +211,8 @@ def abs_figure3() -> CurveFigure:
         "verifier_delta": _pair_delta(d.pmf, ABS_EXAMPLE1["epsilon"]),
     }
     panels = [
-        Panel("noise PMF", "z", "p_Z(z)", z, series, "bars"),
-        Panel("the same, log scale", "z", "p_Z(z)", z, series, "bars"),
+        Panel("noise PMF", "z", "$p_Z(z)$", z, series, "bars"),
+        Panel("the same, log scale", "z", "$p_Z(z)$", z, series, "bars"),
     ]
     return panel_figure(
         "Sadeghi & Chien, Fig. 3",
