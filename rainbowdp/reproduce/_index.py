@@ -92,22 +92,26 @@ def _md_files(t: TargetResult) -> str:
     return ", ".join(files) if files else "—"
 
 
+#: The columns of an index row, in both formats (each then adds the source and the note).
+_COLUMNS = (
+    "target",
+    "files",
+    "quantity",
+    "printed",
+    "recomputed",
+    "difference",
+    "precision",
+    "agrees",
+)
+
+
 def index_markdown(summary: ReproductionSummary) -> str:
     """The Markdown index of a run (see :func:`reproduce_all`)."""
     lines = ["# Reproduced figures and tables", "", _header(summary), "", _LEGEND, ""]
-    columns = (
-        "target",
-        "files",
-        "quantity",
-        "printed",
-        "recomputed",
-        "difference",
-        "precision",
-        "agrees",
-    )
     for key, targets in _by_paper(summary):
         lines += [f"## {PAPERS[key]}", ""]
-        lines += ["| " + " | ".join(columns) + " | source | note |", "|" + " --- |" * 10]
+        head = (*_COLUMNS, "source", "note")
+        lines += ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         for t in targets:
             first = [f"**{_md(t.name)}**: {_md(t.description)}", _md_files(t)]
             if t.error is not None:
@@ -188,14 +192,7 @@ def index_html(summary: ReproductionSummary) -> str:
         f"<p>{e(_LEGEND.replace('*', '').replace('`', ''))}</p>",
     ]
     head = (
-        "target",
-        "files",
-        "quantity",
-        "printed",
-        "recomputed",
-        "difference",
-        "precision",
-        "agrees",
+        *_COLUMNS,
         "source",
         "note",
     )
