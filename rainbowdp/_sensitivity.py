@@ -38,7 +38,8 @@ from .graph import RainbowGraph, check_graph
 
 __all__ = ["Sensitivity", "abs_diff_up", "sensitivity"]
 
-#: Integer answers up to this size in absolute value are handled in int64 (their differences fit).
+#: Integer answers below this size in absolute value are handled in int64 (their differences,
+#: below 2^63 in absolute value, fit); larger ones take the exact path.
 _INT64_SAFE = 2**62
 
 
@@ -120,7 +121,7 @@ def _numeric_answers(G: RainbowGraph) -> tuple[tuple, str, np.ndarray | None]:
             arr = np.asarray(answers, dtype=np.int64)
         except OverflowError:  # beyond int64: the exact path
             return answers, "int", None
-        if arr.size and int(np.abs(arr).max()) > _INT64_SAFE:
+        if arr.size and int(np.abs(arr).max()) >= _INT64_SAFE:
             return answers, "int", None
         return answers, "int", arr
     if types <= _FLOAT_TYPES:

@@ -532,7 +532,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
         )
         if info["status"] == "time_limit":
             bound = "unknown" if res.best_bound is None else format_up(res.best_bound)
-            gap = "unknown" if res.gap is None else f"{res.gap:.3%}"
+            gap = "unknown" if res.gap is None else f"{format_up(100 * res.gap, 4)} %"
             text += f"; solver bound {bound}, gap {gap}"
     emit(info, args.json, text)
     return EXIT_OK

@@ -77,6 +77,11 @@ def test_exact_reals_and_large_integers():
     big = 2**70
     G = rdp.RainbowGraph.from_query(g, ["x"], answer={0: big, 1: big + 3, 2: -big})
     assert rdp.sensitivity(G).value == 2 * big + 3  # exact, beyond int64
+    # answers of magnitude 2^62 fit int64 but their difference 2^63 does not: still exact
+    edge = 2**62
+    G = rdp.RainbowGraph.from_query(g, ["x"], answer={0: edge, 1: -edge, 2: -edge + 1})
+    s = rdp.sensitivity(G)
+    assert (s.value, s.edge) == (2**63, (0, 1))
 
 
 def test_errors_name_the_problem():
@@ -105,6 +110,7 @@ def answered_graphs(draw):
         st.sampled_from(
             [
                 st.integers(-(2**40), 2**40),
+                st.integers(-(2**63), 2**63 - 1),  # int64's range: differences overflow it
                 st.integers(-5, 5),
                 st.floats(-1e6, 1e6, allow_nan=False),
                 st.floats(-1e300, 1e300, allow_nan=False),

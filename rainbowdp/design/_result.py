@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .._format import format_down, format_up
 from ..mechanism import Mechanism
 
 __all__ = ["DesignResult"]
@@ -115,7 +116,13 @@ class DesignResult:
     def _gap_text(self) -> str:
         if self.gap is None:
             return "gap unknown" if self.status == "time_limit" else ""
-        return f"gap {self.gap:.3%}" if math.isfinite(self.gap) else "gap inf"
+        return f"gap {format_up(100 * self.gap, 4)} %" if math.isfinite(self.gap) else "gap inf"
+
+    def _value_text(self, digits: int) -> str:
+        """The objective as shown: a δ (min_delta) rounded up, a utility rounded down."""
+        if self.method == "min_delta":
+            return format_up(self.objective, digits)
+        return format_down(self.objective, digits)
 
     def __repr__(self) -> str:
         """One line: method, status, (ε, δ), utility, nodes, outputs (and the gap of an
@@ -124,7 +131,7 @@ class DesignResult:
         gap = self._gap_text()
         return (
             f"<DesignResult {self.method} {self.status}: epsilon={self.epsilon:g}, "
-            f"delta={self.delta:g}, {self._value_name()} {self.objective:.6g}"
+            f"delta={self.delta:g}, {self._value_name()} {self._value_text(6)}"
             f"{', ' + gap if gap else ''}, {g.n_nodes} nodes, {g.n_outputs} outputs>"
         )
 
@@ -139,8 +146,8 @@ class DesignResult:
             [
                 f"{self.method.upper()} design ({self.formulation}), {status}",
                 f"  privacy:  epsilon={self.epsilon:g}, delta={self.delta:g} "
-                f"(achieved delta {self.achieved_delta:.6g})",
-                f"  {self._value_name() + ':':<9} {self.objective:.10g} "
+                f"(achieved delta {format_up(self.achieved_delta)})",
+                f"  {self._value_name() + ':':<9} {self._value_text(10)} "
                 f"(repair lost {self.repair:.3g})",
                 f"  model:    {self.n_variables} variables ({self.n_integer_variables} binary), "
                 f"{self.n_constraints} constraints; {g.n_nodes} nodes, {g.n_outputs} outputs",
@@ -158,8 +165,8 @@ class DesignResult:
             ("method", f"{self.method} ({self.formulation})"),
             ("status", self.status),
             ("epsilon", f"{self.epsilon:g}"),
-            ("delta", f"{self.delta:g} (achieved {self.achieved_delta:.6g})"),
-            (self._value_name(), f"{self.objective:.10g}"),
+            ("delta", f"{self.delta:g} (achieved {format_up(self.achieved_delta)})"),
+            (self._value_name(), self._value_text(10)),
         ]
         if self.status == "time_limit":
             rows.append(

@@ -634,12 +634,13 @@ def _printed_milp(
     coords = _values(n, d)
     size = coords.shape[0]
     if rho_max is None and dlt >= 1.0:
-        # No leak can exceed the whole mass 1 <= delta, so the budget never binds: the point
-        # mass on eta = 0 (distortion 0) is the exact optimum. The MILP would only find it up
-        # to its margin, after a long search on a degenerate model (about 70 s at n = 35).
+        # No leak can exceed the whole mass 1 <= delta, so the budget never binds: a point mass
+        # on a least-distortion value (eta = 0 for the built-in losses) is the exact optimum.
+        # The MILP would only find it up to its margin, after a long search on a degenerate
+        # model (about 70 s at n = 35). No model is built (0 variables).
         pmf = np.zeros(size)
-        pmf[0] = 1.0
-        return pmf, PrintedResult("optimal", "closed form (delta >= 1)", 0.0, 3 * size, 0.0)
+        pmf[int(np.argmin(rho))] = 1.0
+        return pmf, PrintedResult("optimal", "closed form (delta >= 1)", 0.0, 0, 0.0)
     x = math.exp(min(eps, math.log(1e8)))
     vecs = [np.atleast_1d(np.asarray(mu)) for mu in mus]
     if reading == "symmetric":

@@ -550,3 +550,9 @@ def test_printed_milp_at_delta_one_is_the_point_mass(loss):
     assert r.design.solver == "closed form (delta >= 1)"
     below = modulo.optimal_pmf(35, epsilon=0.05, delta=0.999, shifts=range(1, 8), loss=loss)
     assert below.objective > 0.0 and below.leakage <= 0.999
+
+
+def test_printed_milp_at_delta_one_takes_the_least_distortion_value():
+    """A custom loss whose least distortion is not at 0: the point mass goes there."""
+    r = modulo.optimal_pmf(3, epsilon=1.0, delta=1.0, shifts=[1], loss=[5.0, 0.0, 1.0, 2.0])
+    assert r.pmf.tolist() == [0.0, 1.0, 0.0, 0.0] and r.objective == 0.0
