@@ -229,8 +229,11 @@ def test_long_orders_get_a_grey_ring_for_the_rest():
 def test_boundary_nodes_are_outlined():
     G = _four_rainbows()
     fig = draw_rainbow_graph(G, pos={d: d for d in G.nodes})
-    widths = _collection(fig, "rainbow-classes").get_linewidths()
-    assert np.array_equal(np.asarray(widths) > 0, G.boundary_mask)
+    disks = _collection(fig, "rainbow-classes")
+    black = np.all(np.isclose(disks.get_edgecolors(), to_rgba("black")), axis=1)
+    assert np.array_equal(black, G.boundary_mask)  # black outline exactly on the boundary
+    widths = np.asarray(disks.get_linewidths())
+    assert widths[black].min() > widths[~black].max() > 0  # the others: a thin rim
     assert "boundary node (black outline)" in _legend_texts(fig)
 
 

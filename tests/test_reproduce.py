@@ -13,6 +13,7 @@ import matplotlib
 import networkx as nx
 import numpy as np
 import pytest
+from matplotlib.colors import to_rgba
 
 from rainbowdp.exceptions import ParameterError
 from rainbowdp.graph import RainbowGraph
@@ -107,9 +108,11 @@ def test_draw_rainbow_graph_with_mechanism():
     face = disks.get_facecolors()
     assert np.allclose(face[:5], face[0]) and np.allclose(face[5:], face[5])
     assert not np.allclose(face[0], face[5])
-    # boundary nodes (0, 4, 5, 7) outlined, the others not
-    widths = disks.get_linewidths()
-    assert [i for i, w in enumerate(widths) if w > 0] == [0, 4, 5, 7]
+    # boundary nodes (0, 4, 5, 7) outlined in black, the others with a thinner grey rim
+    black = np.all(np.isclose(disks.get_edgecolors(), to_rgba("black")), axis=1)
+    assert [i for i, is_black in enumerate(black) if is_black] == [0, 4, 5, 7]
+    widths = np.asarray(disks.get_linewidths())
+    assert widths[black].min() > widths[~black].max() > 0
     # one pie wedge per positive probability
     assert len(wedges.get_paths()) == int(np.count_nonzero(M.probabilities > 0))
 

@@ -75,6 +75,11 @@ MAX_LABELS = 1000
 LEGEND_ROWS = 12
 #: Disk radius over nearest-neighbour distance when every node is labelled (else 0.45).
 LABELLED_FRACTION = 0.36
+#: Rim of the glyph-mode disks of non-boundary nodes (boundary nodes: black, thicker): it keeps
+#: the palest rainbow-class tints visible on a white background.
+RIM_COLOR = "0.6"
+#: Width (points) of that rim.
+RIM_WIDTH = 0.6
 #: Rings of the rainbow glyph; longer orders show their first RINGS - 1 outputs and a grey ring.
 RINGS = 8
 #: Glyph mode draws the arcs of a directed graph as arrows up to this many node pairs.
@@ -504,8 +509,9 @@ def _draw_glyphs(
     disks = PatchCollection(
         [mpatches.Circle(c, ri) for c, ri in zip(centres, r.tolist(), strict=True)],
         facecolors=[cls_colors[k] for k in G.rainbow_ids.tolist()],
-        edgecolors=["black" if b else "none" for b in bmask],
-        linewidths=[outline if b else 0.0 for b in bmask],
+        # a thin grey rim keeps the palest class tints visible on white; the boundary's is black
+        edgecolors=["black" if b else RIM_COLOR for b in bmask],
+        linewidths=[outline if b else RIM_WIDTH for b in bmask],
         zorder=2,
     )
     disks.set_gid("rainbow-classes")
