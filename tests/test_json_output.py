@@ -30,9 +30,9 @@ GRAPHS = Path(__file__).resolve().parents[1] / "graphs"
 _MAIN = "import sys; from rainbowdp.cli import main; sys.exit(main())"
 
 
-def run_json(args: list[str], cwd: Path) -> object:
-    """Run ``rainbowdp ARGS`` and parse its whole standard output as one JSON document."""
-    proc = subprocess.run(
+def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """Run ``rainbowdp ARGS`` in a subprocess, its standard output captured as a pipe."""
+    return subprocess.run(
         [sys.executable, "-c", _MAIN, *args],
         cwd=cwd,
         capture_output=True,
@@ -40,6 +40,11 @@ def run_json(args: list[str], cwd: Path) -> object:
         timeout=300,
         check=False,
     )
+
+
+def run_json(args: list[str], cwd: Path) -> object:
+    """Run ``rainbowdp ARGS`` and parse its whole standard output as one JSON document."""
+    proc = run(args, cwd)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Running HiGHS" not in proc.stdout, proc.stdout[:300]
     try:
@@ -76,14 +81,7 @@ def test_design_json_time_limit(tmp_path):
     # error on standard error with exit code 2 and nothing on standard output)
     args = ["design", _three_colour(), "--epsilon", "0.3", "--delta", "0.2", "--method", "milp"]
     args += ["--utility", "rank", "--time-limit", "0.01", "--json", "-o", str(tmp_path / "m.json")]
-    proc = subprocess.run(
-        [sys.executable, "-c", _MAIN, *args],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    proc = run(args, tmp_path)
     if proc.returncode == 0:
         assert json.loads(proc.stdout)["status"] in ("optimal", "time_limit")
     else:

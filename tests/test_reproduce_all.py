@@ -556,29 +556,21 @@ def test_a_yes_beyond_the_stated_tolerance_is_refused():
     p = Printed("eps^Q", "0.498039387067656", "Sadeghi & Chien, Example 3")
     assert not p.agrees(0.49803938706815432) and p.gap(0.49803938706815432) > 4e-13
     assert p.agrees(0.49803938706765617) and p.gap(0.49803938706765617) < 2e-16
-    result = CheckResult(
-        label="eps^Q",
-        printed=p.text,
-        recomputed=0.49803938706765617,
-        shown="",
-        status="yes",
-        tolerance=p.tolerance,
-        kind="digits",
-        citation=p.citation,
-        note="",
-        gap=p.gap(0.49803938706765617),
-    )
-    assert result.ok
-    with pytest.raises(ValueError, match="tolerance"):
-        CheckResult(
+
+    def yes(recomputed: float) -> CheckResult:
+        return CheckResult(
             label="eps^Q",
             printed=p.text,
-            recomputed=0.49803938706815432,
+            recomputed=recomputed,
             shown="",
             status="yes",
             tolerance=p.tolerance,
             kind="digits",
             citation=p.citation,
             note="",
-            gap=p.gap(0.49803938706815432),
+            gap=p.gap(recomputed),
         )
+
+    assert yes(0.49803938706765617).ok
+    with pytest.raises(ValueError, match="tolerance"):
+        yes(0.49803938706815432)
