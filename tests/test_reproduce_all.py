@@ -17,14 +17,15 @@ import matplotlib
 import pytest
 
 from rainbowdp import reproduce as r
-from rainbowdp.cli import REPRODUCIBLE_NAMES, _reproducible, main
+from rainbowdp.cli import main
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
-from rainbowdp.reproduce import CheckResult, _all
+from rainbowdp.reproduce import CheckResult, _all, _printed, _targets
 from rainbowdp.reproduce._printed import KINDS, PAPERS, PRINTED, Printed
 
 matplotlib.use("Agg")
 
 ERRATA = Path(__file__).resolve().parents[1] / "docs" / "errata.md"
+REPRODUCE_DOCS = Path(__file__).resolve().parents[1] / "docs" / "reproduce.md"
 #: Cheap targets: a figure with two errata, a worked example, the quantised-lookup example.
 CHEAP = ("fig3", "gu-example1", "abs-example3")
 
@@ -41,16 +42,50 @@ def cheap_run(tmp_path_factory):
 
 
 # ---------------------------------------------------------------------------------- registry
-def test_every_cli_name_is_a_target_and_the_cli_uses_the_registry():
-    assert set(REPRODUCIBLE_NAMES) <= set(r.TARGETS)
-    reg = _reproducible()
-    assert list(reg) == list(REPRODUCIBLE_NAMES)
-    for name, (description, make) in reg.items():
-        assert description == r.TARGETS[name].description
-        assert make is r.TARGETS[name].make
-    # the targets beyond the figures are the worked examples
-    extra = set(r.TARGETS) - set(REPRODUCIBLE_NAMES)
+def test_the_figures_are_the_targets_with_an_image():
+    figures = [name for name, t in r.TARGETS.items() if t.figure]
+    assert len(figures) >= 30
+    # the targets beyond the figures are the worked examples (tables, no image)
+    extra = set(r.TARGETS) - set(figures)
     assert extra == {"gu-example1", "count-example1", "abs-example2", "abs-example3"}
+
+
+def test_a_reproduction_is_declared_once_with_its_printed_values_and_its_documentation():
+    """Adding a reproduction touches its paper module (compute and declare), its paper's
+    printed-values module (printed values and checks, or why there are none) and
+    docs/reproduce.md -- and these three must agree."""
+    from rainbowdp.reproduce import _printed_abs, _printed_gu, _printed_kadam, _printed_sadeghi
+
+    printed_of = {
+        "gu": _printed_gu,
+        "kadam": _printed_kadam,
+        "sadeghi": _printed_sadeghi,
+        "abs": _printed_abs,
+    }
+    docs = REPRODUCE_DOCS.read_text(encoding="utf-8")
+    order = []
+    assert [m.PAPER for m in _targets.PAPER_MODULES] == list(PAPERS)
+    for module in _targets.PAPER_MODULES:
+        names = [spec.name for spec in module.TARGETS]
+        order += names
+        values = printed_of[module.PAPER]
+        # each paper's printed values are keyed by the names of its own targets ...
+        assert set(values.PRINTED) | set(values.NO_NUMBERS) == set(names), module.__name__
+        # ... every target has printed values or says why there are none, not both ...
+        assert not set(values.PRINTED) & set(values.NO_NUMBERS)
+        # ... and every printed value has its extractor
+        assert set(values.EXTRACTORS) == set(values.PRINTED)
+        for name, entries in values.PRINTED.items():
+            assert entries and set(values.EXTRACTORS[name]) == set(entries), name
+        assert all(r.TARGETS[name].paper == module.PAPER for name in names)
+    # the index order: paper by paper, each in the order its module declares
+    assert list(r.TARGETS) == order
+    assert set(_printed.PRINTED) | set(_printed.NO_NUMBERS) == set(r.TARGETS)
+    for name, target in r.TARGETS.items():
+        assert (name in _printed.PRINTED) != (name in _printed.NO_NUMBERS), name
+        if name in _printed.NO_NUMBERS:
+            assert target.note == _printed.NO_NUMBERS[name] and not target.checks
+        assert f"`{name}`" in docs, f"docs/reproduce.md does not mention the target {name!r}"
 
 
 def test_every_printed_value_is_cited_parsed_and_paired_with_an_extractor():

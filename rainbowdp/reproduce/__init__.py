@@ -1,17 +1,22 @@
-r"""Figures of the source papers, as data plus a matplotlib Figure.
+r"""Figures, tables and worked examples of the source papers, as data plus a matplotlib Figure.
 
 One module per paper:
 
-- :mod:`rainbowdp.reproduce.rainbow` -- Gu et al., Figs. 3-5 (:func:`figure_3`, ...);
+- :mod:`rainbowdp.reproduce.rainbow` -- Gu et al., Figs. 3-5 and Example 1 (:func:`figure_3`,
+  ..., :func:`gu_example1`);
 - :mod:`rainbowdp.reproduce.kadam` -- Kadam et al., Table 1 and Figs. 5-14
   (:func:`kadam_table1`, :func:`kadam_figure5`, ...);
-- :mod:`rainbowdp.reproduce.sadeghi` -- Sadeghi et al., Figs. 1-4 (:func:`sadeghi_figure1`,
-  ..., :func:`sadeghi_figure4`);
-- :mod:`rainbowdp.reproduce.abs` -- Sadeghi & Chien (the ABS perturbation), Figs. 1-5 and the
-  comparison with the optimal table (:func:`abs_figure1`, ..., :func:`abs_optimal_comparison`).
+- :mod:`rainbowdp.reproduce.sadeghi` -- Sadeghi et al., Example 1 and Figs. 1-4
+  (:func:`count_example1`, :func:`sadeghi_figure1`, ..., :func:`sadeghi_figure4`);
+- :mod:`rainbowdp.reproduce.abs` -- Sadeghi & Chien (the ABS perturbation), Figs. 1-5, Examples
+  2 and 3 and the comparison with the optimal table (:func:`abs_figure1`, ...,
+  :func:`abs_example2`, :func:`abs_optimal_comparison`).
 
-Every name is re-exported here; ``rainbowdp reproduce NAME`` reaches each figure of Gu et al.
-and Kadam et al.
+Each paper module declares its targets (``TARGETS``); :data:`TARGETS` (name -> :class:`Target`)
+assembles them, in the order of the index, with the printed values of :data:`PRINTED`.
+Every name is re-exported here; ``rainbowdp reproduce NAME`` draws each figure target and
+``rainbowdp reproduce all`` (:func:`reproduce_all`) runs every target and writes the index
+(``docs/reproduce.md``).
 """
 
 from __future__ import annotations

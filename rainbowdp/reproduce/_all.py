@@ -28,15 +28,10 @@ from ._checks import (
 )
 from ._index import index_html, index_markdown
 from ._results import ReproductionSummary, TargetResult, tally
-from ._targets import (
-    TARGETS,
-    TableResult,
-    Target,
-    abs_example2,
-    abs_example3,
-    count_example1,
-    gu_example1,
-)
+from ._targets import TARGETS, TableResult, Target
+from .abs import abs_example2, abs_example3
+from .rainbow import gu_example1
+from .sadeghi import count_example1
 
 __all__ = [
     "TARGETS",

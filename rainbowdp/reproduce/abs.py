@@ -1,8 +1,8 @@
 r"""Sadeghi & Chien, *On the connection between the ABS perturbation methodology and
 differential privacy*: Figs. 1-5 and the comparison with the optimal table, as data plus a
-Figure.
+Figure, and the worked Examples 2 and 3 (:func:`abs_example2`, :func:`abs_example3`, tables).
 
-Each function returns a :class:`~rainbowdp.reproduce.kadam.CurveFigure` computed by
+Each figure function returns a :class:`~rainbowdp.reproduce.kadam.CurveFigure` computed by
 :mod:`rainbowdp.noise.tablebuilder` and :mod:`rainbowdp.cellkey`:
 
 - :func:`abs_figure1` -- δ_{γ,D}(ε) of (2.19) for D = 11, 15 and V = 4, 10, with the plateau;
@@ -21,18 +21,27 @@ the same mechanism.
 
 from __future__ import annotations
 
+import decimal
+import itertools
 import math
-from typing import Any
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, TypedDict
 
 import numpy as np
 
-from .kadam import CurveFigure, Panel, check_grid
-from .sadeghi import panel_figure
+from ._curves import CurveFigure, Panel, check_grid
+from ._declare import TableResult, TargetSpec
+from ._sadeghi_draw import panel_figure
 
 __all__ = [
     "ABS_EXAMPLE1",
     "ABS_FIG1",
     "ABS_KEYSIZE_EXPERIMENT",
+    "PAPER",
+    "TARGETS",
+    "abs_example2",
+    "abs_example3",
     "abs_figure1",
     "abs_figure2",
     "abs_figure3",
@@ -41,12 +50,35 @@ __all__ = [
     "abs_optimal_comparison",
 ]
 
+
+class _Fig1(TypedDict):
+    Ds: tuple[int, ...]
+    variances: tuple[float, ...]
+    gammas: tuple[float, ...]
+
+
+class _Example1(TypedDict):
+    epsilon: float
+    delta: float
+    D: int
+    achieved_delta: float
+    variance: float
+    pmf: dict[int, float]
+
+
+class _Keysize(TypedDict):
+    D: int
+    epsilons: tuple[float, ...]
+    keysizes: tuple[int, ...]
+    support_lost_after: dict[int, float]
+
+
 # ------------------------------------------------------------------------------ printed numbers
 #: Sadeghi & Chien, Fig. 1 caption: D = 11 and 15; V = 4 and 10, "γ = 0.125 and γ ≈ 0.0498".
-ABS_FIG1 = {"Ds": (11, 15), "variances": (4.0, 10.0), "gammas": (0.125, 0.0498)}
+ABS_FIG1: _Fig1 = {"Ds": (11, 15), "variances": (4.0, 10.0), "gammas": (0.125, 0.0498)}
 #: Sadeghi & Chien, Example 1 (§2.4): the target, D*, δ and V printed, and the PMF values (2.30)
 #: (the value printed at ±12 is the value at ±11: errata).
-ABS_EXAMPLE1 = {
+ABS_EXAMPLE1: _Example1 = {
     "epsilon": 0.5,
     "delta": 1e-4,
     "D": 25,
@@ -64,7 +96,7 @@ ABS_EXAMPLE1 = {
 #: Sadeghi & Chien, §4.3: D = 10, ε = 0.1..2.5 by 0.1, γ = ε/(2D-1) - 2ε/(10(4D^2-1)), the key
 #: sizes, and the ε after which full support is lost ("after ε = 0.6" at 2^8, "after ε = 1.7" at
 #: 2^16).
-ABS_KEYSIZE_EXPERIMENT = {
+ABS_KEYSIZE_EXPERIMENT: _Keysize = {
     "D": 10,
     "epsilons": tuple(round(0.1 * k, 1) for k in range(1, 26)),
     "keysizes": (2**8, 2**16, 2**32),
@@ -413,3 +445,107 @@ def abs_optimal_comparison(
         restyle=True,
         markers_every=1,  # a marker at every computed point: nothing is drawn between them
     )
+
+
+# ------------------------------------------------------------------------------ Examples 2, 3
+def _example1_pmf() -> tuple[Any, np.ndarray]:
+    from ..noise import tablebuilder as tb
+
+    d = tb.design(ABS_EXAMPLE1["epsilon"], ABS_EXAMPLE1["delta"])
+    return d, d.pmf
+
+
+def abs_example2() -> TableResult:
+    r"""Sadeghi & Chien, Example 2: the quantised CDF (4.2) of Example 1's PMF at KEYSIZE 2^32
+    and 2^8, and two lookups (4.3) (:mod:`rainbowdp.cellkey`).
+
+    Examples
+    --------
+    >>> abs_example2().values["cq_2^32"][:3].tolist()
+    [425760, 1126343, 2255949]
+    """
+    from ..cellkey import lookup, post_sampling, quantised_cdf
+
+    d, p = _example1_pmf()
+    cq = quantised_cdf(p, 2**32)
+    cq8 = quantised_cdf(p, 2**8)
+    ps8 = post_sampling(cq8, 2**8)
+    return TableResult(
+        "Sadeghi & Chien, Example 2",
+        {
+            "D": d.D,
+            "cdf": np.cumsum(p),
+            "cq_2^32": cq,
+            "lookup": {k: int(lookup(cq, k, low=-d.D)) for k in (2552, 1200124)},
+            "cq_2^8": cq8,
+            "full_support_2^8": bool(ps8.full_support),
+            "lost_2^8": list(ps8.lost),
+        },
+    )
+
+
+def abs_example3() -> TableResult:
+    r"""Sadeghi & Chien, Example 3: the quantised PMF (4.5) at KEYSIZE 2^32 and its
+    post-sampling measures (4.6)-(4.11) (:func:`rainbowdp.cellkey.post_sampling`).
+
+    ``epsilon_q`` is the library's :math:`\epsilon^Q`, rounded up (relative 1e-12) so that it
+    is never below the true value; ``epsilon_q_exact`` is the exact value, the logarithm of the
+    largest ratio of adjacent key counts of the quantised CDF taken to 40 digits, rounded to
+    the nearest float (the number to compare with the paper's 15 printed digits).
+
+    Examples
+    --------
+    >>> int(abs_example3().values["cq"][-2])
+    4294541537
+    """
+    from ..cellkey import post_sampling, quantised_cdf, quantised_pmf
+
+    d, p = _example1_pmf()
+    cq = quantised_cdf(p, 2**32)
+    ps = post_sampling(cq, 2**32, epsilon=d.epsilon)
+    counts = np.diff(np.concatenate([[0], np.asarray(cq, dtype=np.int64)])).tolist()
+    ratio = max(
+        Fraction(max(a, b), min(a, b)) for a, b in itertools.pairwise(int(c) for c in counts)
+    )
+    with decimal.localcontext() as ctx:
+        ctx.prec = 40
+        exact = (Decimal(ratio.numerator) / Decimal(ratio.denominator)).ln()
+    return TableResult(
+        "Sadeghi & Chien, Example 3",
+        {
+            "design_epsilon": d.epsilon,
+            "design_delta": d.delta,
+            "cq": cq,
+            "pq": quantised_pmf(cq, 2**32),
+            "bias": ps.bias,
+            "variance": ps.variance,
+            "epsilon_q": ps.epsilon,
+            "epsilon_q_exact": float(exact),
+            "epsilon_q_ratio": f"{ratio.numerator}/{ratio.denominator}",
+            "delta_q": ps.delta,
+            "full_support": bool(ps.full_support),
+        },
+    )
+
+
+#: The key of this paper in :data:`~rainbowdp.reproduce._printed.PAPERS`.
+PAPER = "abs"
+
+#: The reproducible targets of Sadeghi & Chien, in the order of the index (printed values and
+#: checks: :mod:`rainbowdp.reproduce._printed_abs`).
+TARGETS: tuple[TargetSpec, ...] = (
+    TargetSpec("abs-fig1", "Sadeghi & Chien, Fig. 1", abs_figure1),
+    TargetSpec("abs-fig2", "Sadeghi & Chien, Fig. 2", abs_figure2),
+    TargetSpec(
+        "abs-fig3",
+        "Sadeghi & Chien, Fig. 3 / Example 1",
+        abs_figure3,
+        note="drawn at z = −25..25 (the paper's figure); the printed masses are read at "
+        "z = 0, ±1, ±2, ±12, ±24, ±25",
+    ),
+    TargetSpec("abs-example2", "Sadeghi & Chien, Example 2", abs_example2, figure=False),
+    TargetSpec("abs-example3", "Sadeghi & Chien, Example 3", abs_example3, figure=False),
+    TargetSpec("abs-fig4", "Sadeghi & Chien, Fig. 4 (KEYSIZE)", abs_figure4),
+    TargetSpec("abs-fig5", "Sadeghi & Chien, Fig. 5 (KEYSIZE)", abs_figure5),
+    TargetSpec("abs-optimal", "optimal table vs max-entropy table", abs_optimal_comparison),
+)

@@ -1,7 +1,7 @@
 r"""Sadeghi, Asoodeh, Calmon, *Differentially private mechanisms for count queries*: Figs. 1-4
-as data plus a Figure.
+as data plus a Figure, and Example 1 (:func:`count_example1`, a table).
 
-Each function returns a :class:`~rainbowdp.reproduce.kadam.CurveFigure` computed by
+Each figure function returns a :class:`~rainbowdp.reproduce.kadam.CurveFigure` computed by
 :mod:`rainbowdp.noise.count`:
 
 - :func:`sadeghi_figure1` -- the optimal noise law (14) against the discrete Gaussian with the
@@ -21,20 +21,82 @@ recorded in the findings).
 from __future__ import annotations
 
 import math
-from typing import Any
+from functools import partial
+from typing import Any, TypedDict
 
 import numpy as np
 
 from ..exceptions import ParameterError
-from ._style import finish, mathtext
-from .kadam import CurveFigure, Panel, check_grid, check_panel
+from ._curves import CurveFigure, Panel, check_grid, check_panel
+from ._declare import TableResult, TargetSpec
+from ._sadeghi_draw import (
+    BOUND,
+    DG,
+    DG_MATCHED,
+    EXACT,
+    EXACT_OPT,
+    PRINTED_CURVE,
+    panel_figure,
+)
 
 # ------------------------------------------------------------------------------ printed numbers
+_Fig1 = TypedDict(
+    "_Fig1",
+    {
+        "epsilon": float,
+        "eta": float,
+        "D": int,
+        "E": float,
+        "C": float,
+        "C_2": float,
+        "C_3": float,
+        "delta_tilde": float,
+        "support": int,
+        "p_Z(1)": float,
+        "p_Z(2)": float,
+        "alpha_ratio": float,
+        "p_G(1)": float,
+        "p_G(2)": float,
+        "gaussian_ratio": float,
+        "gaussian_epsilon": float,
+    },
+)
+
+
+class _Fig2(TypedDict):
+    eta: float
+    Ds: tuple[int, ...]
+    claim_D: int
+    claim_delta: float
+    claim_epsilon: float
+    range_epsilon: float
+    range_probability: float
+
+
+class _Fig3Panel(TypedDict):
+    epsilon: float
+    eta: float
+    delta: float
+
+
+class _Fig3(TypedDict):
+    a: _Fig3Panel
+    b: _Fig3Panel
+    Ds: tuple[int, ...]
+    claim_D: int
+
+
+class _Fig4(TypedDict):
+    eta: float
+    D: int
+    poor_below: float
+
+
 #: Sadeghi et al., Section III-B and Fig. 1 caption: the setting of Fig. 1 and the numbers the
 #: text prints for it (E = e^eps, C = 2 eta / (1 - eta), the crossovers (34), delta-tilde of
 #: Theorem 2, the laws' masses at 1 and 2 and their ratios, and the smallest eps at which the
 #: discrete Gaussian meets the singleton constraint between outputs n - 1 with delta-tilde).
-SADEGHI_FIG1 = {
+SADEGHI_FIG1: _Fig1 = {
     "epsilon": 2.18,
     "eta": 0.8,
     "D": 6,
@@ -55,7 +117,7 @@ SADEGHI_FIG1 = {
 #: Sadeghi et al., Section IV and Fig. 2 caption: eta = 0.5, the values of D drawn (the text
 #: names 2D + 1 = 9 and 13, and D = 8); "(2D+1) delta* is no greater than 0.001 for D = 8 and
 #: eps > 1.1"; "eta + eta_bar (alpha_1* + alpha_2* + alpha_3*) = 0.9945 for eps = 1.5".
-SADEGHI_FIG2 = {
+SADEGHI_FIG2: _Fig2 = {
     "eta": 0.5,
     "Ds": (4, 6, 8),
     "claim_D": 8,
@@ -66,7 +128,7 @@ SADEGHI_FIG2 = {
 }
 #: Sadeghi et al., Section IV and Fig. 3 caption: eps = 1.1 (panel a) and 2.2 (panel b); for
 #: D = 8 the mechanism is (1.1, 1e-3)-DP at eta = 0.5 and (2.2, 5e-7)-DP at eta = 0.8.
-SADEGHI_FIG3 = {
+SADEGHI_FIG3: _Fig3 = {
     "a": {"epsilon": 1.1, "eta": 0.5, "delta": 1e-3},
     "b": {"epsilon": 2.2, "eta": 0.8, "delta": 5e-7},
     "Ds": (4, 6, 8),
@@ -74,7 +136,7 @@ SADEGHI_FIG3 = {
 }
 #: Sadeghi et al., Section IV and Fig. 4 caption: eta = 0.5, D = 6; "both mechanisms perform
 #: rather poorly for eps < 1.1".
-SADEGHI_FIG4 = {"eta": 0.5, "D": 6, "poor_below": 1.1}
+SADEGHI_FIG4: _Fig4 = {"eta": 0.5, "D": 6, "poor_below": 1.1}
 
 #: 0.5..3 by 0.1, and by 0.025 on [1, 1.2] where the bound falls steeply.
 _DEFAULT_FIG2_EPSILONS = tuple(
@@ -90,21 +152,6 @@ _DEFAULT_FIG2_EPSILONS = tuple(
 )
 _DEFAULT_FIG3_ETAS = tuple(float(e) for e in np.round(np.arange(0.025, 0.976, 0.025), 3))
 _DEFAULT_FIG4_EPSILONS = tuple(float(e) for e in np.round(np.arange(0.1, 4.01, 0.1), 2))
-
-_BOUND = "(2D+1) delta* (Remark 2)"
-_EXACT = "exact delta, Theorem 3 law"
-_EXACT_OPT = "exact delta, exact-optimal law"
-_DG = "discrete Gaussian delta_G (45)"
-_DG_MATCHED = "discrete Gaussian delta_G (45), variance-matched"
-#: Fig. 3: the paper's own curve where it differs from the true optimum (erratum 16).
-_PRINTED = "(2D+1) delta~ as printed (Theorem 3), where it fails"
-_STYLES = (
-    (_EXACT_OPT, ":"),
-    (_EXACT, "--"),
-    (_DG_MATCHED, (0, (5, 1, 1, 1))),
-    (_DG, "-."),
-    (_PRINTED, "none"),
-)
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -250,102 +297,6 @@ def _delta_series(D: int, eta: float, eps: float) -> tuple[Any, float, float, fl
     return opt, opt.dp_bound, exact, best
 
 
-#: A line panel with more series than this has its legend beside the axes, not over the curves.
-_LEGEND_INSIDE = 4
-
-
-def _draw_lines(ax: Any, p: Panel) -> None:
-    """One colour per group (the label's text before ": "), one line style per kind."""
-    from ..plot import output_colors
-
-    groups = list(dict.fromkeys(str(k).split(": ")[0] for k in p.series))
-    colour = dict(zip(groups, output_colors(groups), strict=True))
-    for label, values in p.series.items():
-        text = str(label)
-        ls: Any = next((s for key, s in _STYLES if text.endswith(key)), "-")
-        ax.plot(
-            p.x,
-            np.asarray(values, dtype=float),
-            ls=ls,
-            marker="o" if ls == "-" else "x" if ls == "none" else None,
-            ms=2.5,
-            lw=1.3,
-            color=colour[text.split(": ")[0]],
-            label=text,
-        )
-    if len(p.series) <= _LEGEND_INSIDE:
-        ax.legend(fontsize=6)
-    else:  # beside the axes (the figure's layout makes room), where it cannot hide a curve
-        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-
-
-def _bars(ax: Any, p: Panel) -> None:
-    """The series of a bar panel side by side at their own x positions, one colour each
-    (:func:`rainbowdp.plot.palette.series_styles`), with a legend."""
-    from ..plot.palette import series_styles
-
-    labels = list(p.series)
-    k = len(labels)
-    width = 0.8 / k
-    x = np.asarray(p.x, dtype=float)
-    for i, (label, style) in enumerate(zip(labels, series_styles(k), strict=True)):
-        ax.bar(
-            x + (i - (k - 1) / 2) * width,
-            p.series[label],
-            width=width,
-            label=label,
-            color=style["color"],
-        )
-    ax.legend(fontsize=7)
-
-
-def panel_figure(
-    name: str,
-    parameters: dict,
-    panels: list[Panel],
-    findings: dict,
-    *,
-    suptitle: str,
-    log: tuple[bool, ...],
-    restyle: bool = False,
-    markers_every: int | None = None,
-) -> CurveFigure:
-    """A :class:`~rainbowdp.reproduce.kadam.CurveFigure` drawing ``panels`` side by side.
-
-    A ``"bars"`` panel is drawn as bars at its own x values (one legend for the figure's bar
-    panels), any other as lines, one colour per group of series (the label's text before
-    ``": "``) and one line style per kind -- or, with ``restyle``, one colour, line style and
-    marker per series (:func:`rainbowdp.plot.palette.series_styles`; markers at every
-    ``markers_every``-th point). ``log[i]`` puts panel i on a log y axis. Titles, axis labels
-    and legends are written with mathtext Greek.
-    """
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
-
-    k = len(panels)
-    beside = sum(p.kind != "bars" and len(p.series) > _LEGEND_INSIDE for p in panels)
-    fig = Figure(figsize=(5.8 * k + 3.0 * beside, 4.0), layout="constrained")
-    axes = fig.subplots(1, k, squeeze=False)[0]
-    for ax, p, lg in zip(axes, panels, log, strict=True):
-        if p.kind == "bars":
-            _bars(ax, p)
-            ax.xaxis.set_major_locator(MaxNLocator(nbins=11, steps=[1, 2, 5, 10], integer=True))
-            if ax is not axes[0]:  # one legend for the figure's bar panels
-                ax.get_legend().remove()
-        else:
-            _draw_lines(ax, p)
-        if lg:
-            ax.set_yscale("log")
-            if p.kind == "bars":
-                ax.set_ylim(1e-9, 2.0)
-        ax.set_xlabel(p.xlabel)
-        ax.set_ylabel(p.ylabel)
-        ax.set_title(p.title, fontsize=8)
-    fig.suptitle(mathtext(f"{name}: {suptitle}"), fontsize=9)
-    finish(fig, restyle=restyle, markers_every=markers_every)
-    return CurveFigure(name, parameters, tuple(panels), findings, fig)
-
-
 # ------------------------------------------------------------------------------------ Fig. 1
 def _dg_findings(sigma: float, delta_tilde: float, eps: float) -> dict:
     from ..noise.baselines import DiscreteGaussian
@@ -441,9 +392,9 @@ def sadeghi_figure1() -> CurveFigure:
         "gaussian_paper": paper,
         "gaussian_matched": matched,
         "dp_delta": {
-            _BOUND: opt.dp_bound,
-            _EXACT: law_dp_delta(opt.alpha, eta=eta, epsilon=eps),
-            _EXACT_OPT: exact_optimum(D, epsilon=eps, eta=eta).delta,
+            BOUND: opt.dp_bound,
+            EXACT: law_dp_delta(opt.alpha, eta=eta, epsilon=eps),
+            EXACT_OPT: exact_optimum(D, epsilon=eps, eta=eta).delta,
             "discrete Gaussian (paper sigma^2)": paper["dp_delta"],
             "discrete Gaussian (variance-matched)": matched["dp_delta"],
         },
@@ -511,14 +462,14 @@ def sadeghi_figure2(*, epsilons: Any = _DEFAULT_FIG2_EPSILONS) -> CurveFigure:
     above: list = []
     for D in Ds:
         rows = [_delta_series(D, eta, float(e)) for e in eps]
-        series[f"D = {D}: {_BOUND}"] = np.array([r[1] for r in rows])
-        series[f"D = {D}: {_EXACT}"] = np.array([r[2] for r in rows])
-        series[f"D = {D}: {_EXACT_OPT}"] = np.array([r[3] for r in rows])
+        series[f"D = {D}: {BOUND}"] = np.array([r[1] for r in rows])
+        series[f"D = {D}: {EXACT}"] = np.array([r[2] for r in rows])
+        series[f"D = {D}: {EXACT_OPT}"] = np.array([r[3] for r in rows])
         cases[f"D = {D}"] = [r[0].case for r in rows]
         above += [(D, float(e)) for e, r in zip(eps, rows, strict=True) if r[2] > r[1]]
     Dc, target = SADEGHI_FIG2["claim_D"], SADEGHI_FIG2["claim_delta"]
-    bound = series[f"D = {Dc}: {_BOUND}"]
-    exact = series[f"D = {Dc}: {_EXACT}"]
+    bound = series[f"D = {Dc}: {BOUND}"]
+    exact = series[f"D = {Dc}: {EXACT}"]
     e_claim = SADEGHI_FIG2["claim_epsilon"]
     after = eps >= e_claim - 1e-12
     hi = float(eps[bound <= target][0]) if np.any(bound <= target) else 10.0
@@ -541,8 +492,8 @@ def sadeghi_figure2(*, epsilons: Any = _DEFAULT_FIG2_EPSILONS) -> CurveFigure:
         "type2_epsilon": {f"D = {D}": _type2_epsilon(D, eta) for D in Ds},
         "bound_over_exact": {
             f"D = {D}": [
-                float(np.min(series[f"D = {D}: {_BOUND}"] / series[f"D = {D}: {_EXACT}"])),
-                float(np.max(series[f"D = {D}: {_BOUND}"] / series[f"D = {D}: {_EXACT}"])),
+                float(np.min(series[f"D = {D}: {BOUND}"] / series[f"D = {D}: {EXACT}"])),
+                float(np.max(series[f"D = {D}: {BOUND}"] / series[f"D = {D}: {EXACT}"])),
             ]
             for D in Ds
         },
@@ -594,7 +545,7 @@ def sadeghi_figure3(panel: str = "a", *, etas: Any = _DEFAULT_FIG3_ETAS) -> Curv
 
     panel = check_panel(panel)
     grid = _check_eta_grid(etas)
-    spec = SADEGHI_FIG3[panel]
+    spec = SADEGHI_FIG3["a"] if panel == "a" else SADEGHI_FIG3["b"]
     eps, Ds, Dc = spec["epsilon"], SADEGHI_FIG3["Ds"], SADEGHI_FIG3["claim_D"]
     series: dict = {}
     restored: dict = {}
@@ -602,10 +553,10 @@ def sadeghi_figure3(panel: str = "a", *, etas: Any = _DEFAULT_FIG3_ETAS) -> Curv
     above: list = []
     for D in Ds:
         rows = [_delta_series(D, float(e), eps) for e in grid]
-        series[f"D = {D}: {_BOUND}"] = np.array([r[1] for r in rows])
-        series[f"D = {D}: {_EXACT}"] = np.array([r[2] for r in rows])
-        series[f"D = {D}: {_EXACT_OPT}"] = np.array([r[3] for r in rows])
-        series[f"D = {D}: {_PRINTED}"] = np.array(
+        series[f"D = {D}: {BOUND}"] = np.array([r[1] for r in rows])
+        series[f"D = {D}: {EXACT}"] = np.array([r[2] for r in rows])
+        series[f"D = {D}: {EXACT_OPT}"] = np.array([r[3] for r in rows])
+        series[f"D = {D}: {PRINTED_CURVE}"] = np.array(
             [(2 * D + 1) * r[0].printed_delta if r[0].case == "restored" else np.nan for r in rows]
         )
         rest = [r[0] for r in rows if r[0].case == "restored"]
@@ -702,7 +653,7 @@ def sadeghi_figure4(*, epsilons: Any = _DEFAULT_FIG4_EPSILONS) -> CurveFigure:
             for v, e in zip(s2, eps, strict=True)
         ]
     )
-    series = {_BOUND: bound, _EXACT: exact, _EXACT_OPT: best, _DG: dg, _DG_MATCHED: dgm}
+    series = {BOUND: bound, EXACT: exact, EXACT_OPT: best, DG: dg, DG_MATCHED: dgm}
 
     def sup(mine: np.ndarray, theirs: np.ndarray) -> dict:
         mask = mine < theirs
@@ -730,3 +681,58 @@ def sadeghi_figure4(*, epsilons: Any = _DEFAULT_FIG4_EPSILONS) -> CurveFigure:
         suptitle="count mechanism vs discrete Gaussian of the same variance",
         log=(True,),
     )
+
+
+def count_example1() -> TableResult:
+    r"""Sadeghi et al., Example 1: the two-point laws (2) for N = 3, η = 1/2, D = 2
+    (:func:`rainbowdp.noise.count.two_point`), each on z = -2..2.
+
+    Examples
+    --------
+    >>> count_example1().values["p^(-1,2)(.|1)"]
+    [0.0, 0.3333333333333333, 0.5, 0.0, 0.16666666666666666]
+    """
+    from ..noise.count import two_point
+
+    laws = {(1, -1, 1), (1, -1, 2), (2, -2, 2), (2, -2, 1)}
+    return TableResult(
+        "Sadeghi et al., Example 1",
+        {
+            "N": 3,
+            "eta": 0.5,
+            "D": 2,
+            "z": list(range(-2, 3)),
+            **{
+                f"p^({i1},{i2})(.|{n})": two_point(n, 2, i1, i2, eta=0.5).tolist()
+                for n, i1, i2 in sorted(laws)
+            },
+        },
+    )
+
+
+#: The key of this paper in :data:`~rainbowdp.reproduce._printed.PAPERS`.
+PAPER = "sadeghi"
+
+#: The reproducible targets of Sadeghi et al., in the order of the index (printed values and
+#: checks: :mod:`rainbowdp.reproduce._printed_sadeghi`).
+TARGETS: tuple[TargetSpec, ...] = (
+    TargetSpec("count-example1", "Sadeghi et al., Example 1", count_example1, figure=False),
+    TargetSpec("count-fig1", "Sadeghi et al., Fig. 1", sadeghi_figure1),
+    TargetSpec("count-fig2", "Sadeghi et al., Fig. 2", sadeghi_figure2),
+    TargetSpec(
+        "count-fig3a",
+        "Sadeghi et al., Fig. 3 (ε = 1.1)",
+        partial(sadeghi_figure3, "a"),
+        note="substitution: the curves are the true δ* (the constraint Proposition 4 omits "
+        "restored, erratum 16), not the paper's Theorem 3; they differ at η ≤ 0.1, where the "
+        "figure marks the paper's (lower) values with x",
+    ),
+    TargetSpec(
+        "count-fig3b",
+        "Sadeghi et al., Fig. 3 (ε = 2.2)",
+        partial(sadeghi_figure3, "b"),
+        note="substitution: the curves are the true δ* (erratum 16), not the paper's Theorem 3; "
+        "they differ at η = 0.025, where the figure marks the paper's (lower) value with x",
+    ),
+    TargetSpec("count-fig4", "Sadeghi et al., Fig. 4", sadeghi_figure4),
+)
