@@ -531,7 +531,7 @@ def test_integer_options_are_bounded_before_any_work(capsys, argv, option, value
 
 def test_integer_bounds_admit_their_limits():
     from rainbowdp import cli
-    from rainbowdp._cli_common import bounded_int
+    from rainbowdp.cli._common import bounded_int
 
     parse = bounded_int("--N", 1, cli.MAX_COUNT_N)
     assert parse("1") == 1 and parse(str(cli.MAX_COUNT_N)) == cli.MAX_COUNT_N
@@ -554,3 +554,26 @@ def test_help_states_the_bounds(capsys):
     ]:
         code, out, _ = run(capsys, *argv)
         assert code == 0 and all(w in " ".join(out.split()) for w in words), out
+
+
+# ------------------------------------------------------------------ reproduce: the registry
+def test_reproduce_help_lists_every_target(capsys):
+    from rainbowdp.reproduce import TARGETS
+
+    code, out, err = run(capsys, "reproduce", "--help")
+    assert (code, err) == (0, "")
+    words = set(out.replace(",", " ").replace(";", " ").replace(")", " ").split())
+    assert set(TARGETS) <= words
+
+
+def test_reproduce_accepts_a_worked_example(capsys, tmp_path):
+    code, out, err = run(capsys, "reproduce", "gu-example1", "--json")
+    assert (code, err) == (0, "")
+    data = _strict_json(out)
+    assert data["figure"] == "gu-example1" and data["values"]["optimum_refused"] is True
+    code, out, err = run(capsys, "reproduce", "gu-example1")
+    assert code == 0 and "Gu et al., Example 1" in out
+    # a table has no image: -o is refused, nothing written
+    code, _, err = run(capsys, "reproduce", "gu-example1", "-o", str(tmp_path / "x.png"))
+    assert code == 2 and "-o/--output" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x.png").exists()

@@ -231,3 +231,104 @@ def test_design_family_count_errors(capsys, argv, needle):
 def test_families_count_needs_design(capsys):
     code, _, err = run(capsys, "families", "count", "--n", "5", "--epsilon", "1")
     assert code == 2 and "design --family count" in err
+
+
+# ------------------------------------------------------------- design --family: every family
+#: Options of the families whose designer takes options beyond its parameters.
+_DESIGNER_ARGV = {
+    "count": lambda fam: ["--N", str(fam.D + 6)],
+    "modulo": lambda fam: ["--n", "8", "--neighbourhood", ",".join(map(str, fam.shifts))],
+}
+
+
+def _design_argv(name):
+    """``design --family NAME`` on a small instance: the family's first example whose nominal
+    guarantee holds on its default graph, every parameter it sets given as an option."""
+    from rainbowdp.cli._common import family_parameters
+
+    cls = noise.get_family(name)
+    fam = next(f for f, _ in cls.examples() if f.holds_on(f.graph(6)))
+    epsilon = getattr(fam, "epsilon", 1.0)
+    if name in _DESIGNER_ARGV:
+        delta = getattr(fam, "delta", 0.0)
+        argv = _DESIGNER_ARGV[name](fam)
+    else:  # the family's mechanism itself, verified at its nominal (epsilon, delta)
+        claim = fam.nominal()
+        delta = 0.0 if claim.pure else min(1.0, claim.dp_delta(epsilon) + 1e-9)
+        argv = ["--n", "6"]
+    for p in family_parameters(cls):
+        value = getattr(fam, p.name)
+        if p.type is not None and p.name not in ("epsilon", "delta") and value is not None:
+            argv += [p.flag, str(value)]
+    return [*argv, "--epsilon", repr(epsilon), "--delta", repr(delta)], epsilon, delta
+
+
+@pytest.mark.parametrize("name", sorted(noise.FAMILIES))
+def test_design_accepts_every_registered_family(capsys, tmp_path, name):
+    argv, epsilon, delta = _design_argv(name)
+    out = tmp_path / f"{name}.json"
+    code, text, err = run(capsys, "design", "--family", name, *argv, "-o", str(out), "--json")
+    assert (code, err) == (0, ""), (argv, err)
+    data = json.loads(text, parse_constant=lambda token: pytest.fail(f"{token} in the JSON"))
+    assert data["family"] == name and out.exists()
+    if name != "count":  # count writes its exact-delta law (its own tests verify it)
+        assert run(capsys, "verify", str(out), "--epsilon", repr(epsilon), "--delta",
+                   repr(delta))[0] == 0  # fmt: skip
+
+
+def test_design_of_a_family_that_fails_its_guarantee_writes_nothing(capsys, tmp_path):
+    out = tmp_path / "g.json"
+    argv = ["design", "--family", "geometric", "--n", "10", "--epsilon", "1", "--form"]
+    code, text, err = run(capsys, *argv, "truncated", "-o", str(out), "--json")
+    assert (code, err) == (1, "") and not out.exists()
+    data = json.loads(text)
+    assert data["is_private"] is False and data["holds_on"] is False and data["output"] is None
+    assert data["epsilon_required"] > 1.0
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--family", "geometric", "--n", "5", "--sigma", "1"], "`--sigma`"),
+        (["--family", "discrete_gaussian", "--n", "5"], "`--sigma`"),
+        (["--family", "geometric", "--epsilon", "1"], "`--n`"),
+        (["--family", "geometric", "--n", "2001"], "[1, 2000]"),
+        (["--family", "exponential", "--n", "5", "--form", "clamped"], "`--form`"),
+        (["--family", "randomized_response", "--n", "5", "--solver", "highs"], "`--solver`"),
+        (["--family", "geometric", "--n", "5", "--sensitivity", "x"], "'x'"),
+        (["--family", "laplace", "--n", "5"], "laplace"),
+    ],
+)
+def test_design_family_options_come_from_the_family(capsys, argv, needle):
+    extra = [] if "--epsilon" in argv else ["--epsilon", "1"]
+    code, out, err = run(capsys, "design", *argv, *extra)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert needle in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("old", "new"), [("er", "error_rate"), ("mse", "squared"), ("abs", "absolute")]
+)
+def test_design_modulo_loss_names_and_their_old_spellings(capsys, old, new):
+    base = ["design", "--family", "modulo", "--n", "5", "--epsilon", "1", "--json"]
+    _, by_old, _ = run(capsys, *base, "--loss", old)
+    _, by_new, _ = run(capsys, *base, "--loss", new)
+    a, b = json.loads(by_old), json.loads(by_new)
+    assert a == b and a["loss"] == new
+
+
+def test_families_options_come_from_the_registry(capsys):
+    # a parameter beyond --form and --sigma: the staircase's gamma, the tablebuilder's D
+    code, out, err = run(
+        capsys, "families", "tablebuilder", "--n", "4", "--epsilon", "1", "--D", "3", "--gamma",
+        "0.4", "--json",
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["parameters"] == {"D": 3, "gamma": 0.4} and data["measure"] == "delta"
+    from rainbowdp.cli._common import family_parameters
+
+    flags = {p.flag for c in noise.FAMILIES.values() for p in family_parameters(c) if p.type}
+    for command in ("families", "design"):
+        code, out, _ = run(capsys, command, "--help")
+        assert code == 0 and all(f in out.split() for f in flags - {"--epsilon", "--delta"})

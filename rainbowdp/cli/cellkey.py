@@ -25,7 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from ._cli_common import (
+from .._format import format_up
+from ..exceptions import ParameterError
+from ._common import (
     EXIT_OK,
     Parser,
     bounded_int,
@@ -34,10 +36,8 @@ from ._cli_common import (
     finite_float,
     integer,
 )
-from ._format import format_up
-from .exceptions import ParameterError
 
-__all__ = ["add_parsers"]
+__all__ = ["add_parser", "run"]
 
 #: Extension of the files ``ptable design`` and ``perturb`` write.
 CSV_SUFFIXES = (".csv",)
@@ -64,7 +64,7 @@ def _keysize(text: str) -> int:
 
 # ------------------------------------------------------------------------------ ptable design
 def _cmd_ptable_design(args: argparse.Namespace) -> int:
-    from . import cellkey
+    from .. import cellkey
 
     out = check_output(args.output, CSV_SUFFIXES, [], "a ptable file") if args.output else None
     d = cellkey.design_ptable(
@@ -97,7 +97,7 @@ def _cmd_ptable_design(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------------- ptable audit
 def _cmd_ptable_audit(args: argparse.Namespace) -> int:
-    from . import cellkey
+    from .. import cellkey
 
     table = cellkey.read_ptable(args.ptable, layout=args.layout)
     epsilons = args.epsilon if args.epsilon else None
@@ -270,7 +270,7 @@ def _write_table(table: Any, path: Path) -> None:
 
 
 def _cmd_perturb(args: argparse.Namespace) -> int:
-    from . import cellkey
+    from .. import cellkey
 
     data_path = Path(args.data)
     out = (
@@ -327,7 +327,16 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------------------ parsers
-def add_parsers(sub: Any) -> None:
+def run(args: argparse.Namespace) -> int:
+    """Run ``rainbowdp ptable design``, ``ptable audit`` or ``perturb``; return the exit code."""
+    if args.command == "perturb":
+        return _cmd_perturb(args)
+    if args.ptable_command == "design":
+        return _cmd_ptable_design(args)
+    return _cmd_ptable_audit(args)
+
+
+def add_parser(sub: Any) -> None:
     """Add ``ptable`` (with ``design`` and ``audit``) and ``perturb`` to the subparsers."""
     pt = sub.add_parser("ptable", help="design or audit a perturbation table (cell-key method)")
     pts = pt.add_subparsers(dest="ptable_command", required=True, parser_class=Parser)
@@ -351,7 +360,7 @@ def add_parsers(sub: Any) -> None:
     d.add_argument("--layout", choices=["ptable", "ons"], default="ptable")
     d.add_argument("-o", "--output", default=None, help="ptable file (.csv)")
     d.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
-    d.set_defaults(func=_cmd_ptable_design)
+    d.set_defaults(run=run)
 
     a = pts.add_parser("audit", help="exact epsilon, delta, bias and variance of a ptable file")
     a.add_argument("ptable", help="ptable file (R ptable or ONS layout, .csv)")
@@ -377,7 +386,7 @@ def add_parsers(sub: Any) -> None:
     )
     a.add_argument("--layout", choices=["auto", "ptable", "ons"], default="auto")
     a.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
-    a.set_defaults(func=_cmd_ptable_audit)
+    a.set_defaults(run=run)
 
     p = sub.add_parser("perturb", help="perturb the frequency table of a CSV file (cell keys)")
     p.add_argument("data", help="microdata (.csv with a header)")
@@ -407,4 +416,4 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument("-o", "--output", default=None, help="perturbed table (.csv)")
     p.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
-    p.set_defaults(func=_cmd_perturb)
+    p.set_defaults(run=run)

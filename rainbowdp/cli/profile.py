@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ._cli_common import (
+from ..exceptions import ParameterError
+from ._common import (
     EXIT_OK,
     IMAGE_SUFFIXES,
     MAX_DPI,
@@ -35,14 +36,14 @@ from ._cli_common import (
     check_output,
     emit,
     finite_float,
+    load_mechanism,
     parse_dpi,
     save_figure,
 )
-from .exceptions import GraphFileError, ParameterError
 
-__all__ = ["add_parsers"]
+__all__ = ["add_parser", "run"]
 
-#: Extension of the table ``profile`` writes; images are those of ``rainbowdp.cli``.
+#: Extension of the table ``profile`` writes (images: :data:`IMAGE_SUFFIXES`).
 CSV_SUFFIXES = (".csv",)
 #: Number of ε in the table when ``--epsilons`` is not given.
 TABLE_POINTS = 21
@@ -107,17 +108,18 @@ def _delta_floor(text: str) -> float:
     return value
 
 
-def _cmd_profile(args: argparse.Namespace) -> int:
-    from ._format import format_up
-    from .io import load, write_atomic
-    from .plot import (
+def run(args: argparse.Namespace) -> int:
+    """Run ``rainbowdp profile``; return the exit code."""
+    from .._format import format_up
+    from ..io import write_atomic
+    from ..plot import (
         DELTA_FLOOR,
         default_grid,
         floor_epsilons,
         plot_privacy_profile,
         zero_delta_epsilons,
     )
-    from .privacy import privacy_profile
+    from ..privacy import privacy_profile
 
     output = (
         check_output(
@@ -132,9 +134,7 @@ def _cmd_profile(args: argparse.Namespace) -> int:
             f"`--dpi` applies to image output (-o .png, .pdf or .svg) only, got --dpi {args.dpi}"
             + (f" with -o {args.output}." if output is not None else " without -o.")
         )
-    G, M = load(args.graph)
-    if M is None:
-        raise GraphFileError(f"{args.graph!r} has no 'mechanism' node attribute to profile.")
+    G, M = load_mechanism(args.graph, "profile")
     zero_from = zero_delta_epsilons([M])[0]
     floor = DELTA_FLOOR if args.delta_floor is None else args.delta_floor
     if args.epsilons is None:
@@ -186,7 +186,7 @@ def _cmd_profile(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parsers(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add ``profile`` to the subparsers of the ``rainbowdp`` command."""
     p = sub.add_parser(
         "profile",
@@ -225,4 +225,4 @@ def add_parsers(sub: Any) -> None:
         action="store_true",
         help="machine-readable output (strict JSON; null = infinite)",
     )
-    p.set_defaults(func=_cmd_profile)
+    p.set_defaults(run=run)

@@ -1,0 +1,7 @@
+"""``python -m rainbowdp.cli``: the ``rainbowdp`` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
