@@ -61,22 +61,22 @@ def _fmt(vec: np.ndarray) -> str:
     return "[" + ", ".join(f"{x:.6g}" for x in vec.tolist()) + "]"
 
 
-def _homogeneous(graph: RainbowGraph, vector: Any, name: str, error: type[Exception]) -> dict:
+def _homogeneous(G: RainbowGraph, vector: Any, name: str, error: type[Exception]) -> dict:
     """{rainbow: row in outputs order} with ``vector`` (rainbow order) along every rainbow."""
-    q = graph.n_outputs
+    q = G.n_outputs
     vec = check_probability_vector(vector, name, size=q, error=error)
-    table = graph.rainbow_table
+    table = G.rainbow_table
     rows = np.empty(table.shape)
     np.put_along_axis(rows, table, np.broadcast_to(vec, table.shape), axis=1)
-    return dict(zip(graph.rainbows, rows.tolist(), strict=True))
+    return dict(zip(G.rainbows, [row.tolist() for row in rows], strict=True))
 
 
-def homogeneous_boundary(graph: RainbowGraph, vector: Any) -> dict[tuple, list[float]]:
+def homogeneous_boundary(G: RainbowGraph, vector: Any) -> dict[tuple, list[float]]:
     r"""The homogeneous boundary condition with one vector in rainbow order for every rainbow.
 
     Parameters
     ----------
-    graph : RainbowGraph
+    G : RainbowGraph
         The rainbow graph.
     vector : array_like, shape (q,)
         A probability vector in rainbow order: ``vector[k]`` is the probability of each
@@ -85,15 +85,15 @@ def homogeneous_boundary(graph: RainbowGraph, vector: Any) -> dict[tuple, list[f
     Returns
     -------
     dict
-        ``{rainbow: row}`` for every rainbow of ``graph`` (``graph.rainbows``), each row a list
-        over ``graph.outputs`` (outputs order), ready for
-        ``optimal_mechanism(graph, ..., boundary=...)``. The same condition is
-        ``optimal_mechanism(graph, ..., boundary=vector, order="rainbow")``.
+        ``{rainbow: row}`` for every rainbow of ``G`` (``G.rainbows``), each row a list
+        over ``G.outputs`` (outputs order), ready for
+        ``optimal_mechanism(G, ..., boundary=...)``. The same condition is
+        ``optimal_mechanism(G, ..., boundary=vector, order="rainbow")``.
 
     Raises
     ------
     ParameterTypeError
-        If ``graph`` is not a RainbowGraph or ``vector`` holds non-numbers.
+        If ``G`` is not a RainbowGraph or ``vector`` holds non-numbers.
     ParameterError
         If ``vector`` is not a probability vector of length q (the value is echoed).
 
@@ -110,8 +110,8 @@ def homogeneous_boundary(graph: RainbowGraph, vector: Any) -> dict[tuple, list[f
     >>> homogeneous_boundary(G, [0.5, 0.3, 0.2])
     {('blue', 'red', 'green'): [0.5, 0.3, 0.2], ('red', 'green', 'blue'): [0.2, 0.5, 0.3]}
     """
-    check_graph(graph, "graph")
-    return _homogeneous(graph, vector, "vector", ParameterError)
+    check_graph(G, "G")
+    return _homogeneous(G, vector, "vector", ParameterError)
 
 
 def _to_outputs(row: np.ndarray, table_row: np.ndarray) -> np.ndarray:
@@ -121,41 +121,35 @@ def _to_outputs(row: np.ndarray, table_row: np.ndarray) -> np.ndarray:
     return out
 
 
-def resolve_boundary(
-    graph: RainbowGraph, boundary: Any, needs: np.ndarray, order: Order | None
-) -> np.ndarray:
-    """(R, q) boundary rows in outputs order (NaN rows for rainbows that need none).
-
-    ``boundary`` is a mapping (by rainbow or by boundary node) or, with a stated ``order``, one
-    vector for every rainbow; ``order=None`` reads outputs order. Raises as
-    :func:`rainbowdp.optimal.optimal_mechanism` documents.
-    """
+def _as_mapping(G: RainbowGraph, boundary: Any, order: Order | None) -> tuple[Mapping, bool]:
+    """``(mapping, in_rainbow_order)``: ``boundary`` as a mapping and whether its rows are in
+    rainbow order. One vector (with a stated ``order``) becomes ``{rainbow: row}`` over the
+    outputs for every rainbow."""
     if order is not None:
         order = check_order(order)
-    r, q = graph.rainbow_table.shape[0], graph.n_outputs
-    if not isinstance(boundary, Mapping):
-        if order is None or isinstance(boundary, str | bytes):
-            raise ParameterTypeError(
-                "`boundary` must be a mapping {rainbow: distribution} or {boundary "
-                "node: distribution}, or one distribution together with order='rainbow' or "
-                f"order='outputs', got boundary={boundary!r} with order={order!r}."
-            )
-        if order == "rainbow":
-            boundary = _homogeneous(graph, boundary, "boundary", InvalidBoundaryError)
-        else:
-            row = check_probability_vector(boundary, "boundary", size=q, error=InvalidBoundaryError)
-            boundary = dict.fromkeys(graph.rainbows, row)
-        order = "outputs"
-    in_rainbow_order = order == "rainbow"
-    table = graph.rainbow_table
-    rows = np.full((r, q), np.nan)
-    rainbows = graph.rainbows
-    rb_index = {c: i for i, c in enumerate(rainbows)}
-    keys = list(boundary)
-    out_set = set(graph.outputs)
+    if isinstance(boundary, Mapping):
+        return boundary, order == "rainbow"
+    if order is None or isinstance(boundary, str | bytes):
+        raise ParameterTypeError(
+            "`boundary` must be a mapping {rainbow: distribution} or {boundary "
+            "node: distribution}, or one distribution together with order='rainbow' or "
+            f"order='outputs', got boundary={boundary!r} with order={order!r}."
+        )
+    if order == "rainbow":
+        return _homogeneous(G, boundary, "boundary", InvalidBoundaryError), False
+    q = G.n_outputs
+    row = check_probability_vector(boundary, "boundary", size=q, error=InvalidBoundaryError)
+    return dict.fromkeys(G.rainbows, row), False
+
+
+def _key_rainbows(G: RainbowGraph, keys: list) -> list[int | None]:
+    """For each key: its rainbow id, -1 for a permutation of the outputs no node has, else
+    None (the key is not a rainbow)."""
+    q = G.n_outputs
+    rb_index = {c: i for i, c in enumerate(G.rainbows)}
+    out_set = set(G.outputs)
 
     def as_rainbow(k: Hashable) -> int | None:
-        """Rainbow id of key k, -1 for a permutation of the outputs no node has, else None."""
         if not isinstance(k, tuple | list) or len(k) != q:
             return None
         try:
@@ -165,90 +159,127 @@ def resolve_boundary(
             return None
         return rb_index.get(tuple(k), -1)
 
-    by_rainbow = all(as_rainbow(k) is not None for k in keys)
-    if by_rainbow:
-        for k in keys:
-            c = as_rainbow(k)
-            row = check_probability_vector(
-                boundary[k], f"boundary[{k!r}]", size=q, error=InvalidBoundaryError
-            )
-            if c >= 0:  # rainbows no node has are accepted and unused
-                if in_rainbow_order:
-                    row = _to_outputs(row, table[c])
-                rows[c] = row / row.sum()
-    else:
-        node_index = graph.node_index
-        bad = next((k for k in keys if k not in node_index and as_rainbow(k) is None), None)
-        if bad is not None:
-            raise InvalidBoundaryError(
-                f"`boundary` key {bad!r} is neither a rainbow (a tuple of outputs in preference "
-                f"order, e.g. one of {rainbows!r}) nor a node of the graph."
-            )
-        bad = next((k for k in keys if k not in node_index), None)
-        if bad is not None:
-            raise InvalidBoundaryError(
-                f"`boundary` mixes rainbows (e.g. {bad!r}) and nodes as keys; give either "
-                "{rainbow: distribution} or {boundary node: distribution}."
-            )
-        bmask = graph.boundary_mask
-        ids = graph.rainbow_ids
-        for k in keys:
-            i = node_index[k]
-            if not bmask[i]:
-                raise InvalidBoundaryError(
-                    f"`boundary` gives a distribution for node {k!r}, which is not a boundary "
-                    "node (Definition 5); the boundary condition fixes boundary nodes only."
-                )
-            row = check_probability_vector(
-                boundary[k], f"boundary[{k!r}]", size=q, error=InvalidBoundaryError
-            )
-            c = int(ids[i])
-            if in_rainbow_order:
-                row = _to_outputs(row, table[c])
-            row = row / row.sum()
-            if np.isnan(rows[c, 0]):
-                rows[c] = row
-            elif not np.allclose(rows[c], row, rtol=0.0, atol=HOMOGENEITY_ATOL):
-                first = next(kk for kk in keys if ids[node_index[kk]] == c)
-                raise NoOptimalMechanismError(
-                    f"the boundary condition is not homogeneous (Definition 6): boundary nodes "
-                    f"{first!r} and {k!r} of rainbow {rainbows[c]!r} get different "
-                    f"distributions {rows[c].tolist()} and {row.tolist()}"
-                    + (" (in outputs order)" if in_rainbow_order else "")
-                    + ". Without homogeneity an optimal (dominating) mechanism need not exist "
-                    "(Gu et al., Example 1); use rainbowdp.design.lp for a utility-specific "
-                    "optimum."
-                )
-        missing = np.flatnonzero(
-            bmask & ~np.isin(np.arange(graph.n_nodes), [node_index[k] for k in keys])
+    return [as_rainbow(k) for k in keys]
+
+
+def _boundary_row(
+    boundary: Mapping, k: Hashable, q: int, table_row: np.ndarray, in_rainbow_order: bool
+) -> np.ndarray:
+    """The checked row of key ``k`` over the outputs, normalised to sum 1."""
+    row = check_probability_vector(
+        boundary[k], f"boundary[{k!r}]", size=q, error=InvalidBoundaryError
+    )
+    if in_rainbow_order:
+        row = _to_outputs(row, table_row)
+    return row / row.sum()
+
+
+def _rows_by_node(
+    G: RainbowGraph,
+    boundary: Mapping,
+    keys: list,
+    key_rainbows: list[int | None],
+    in_rainbow_order: bool,
+    rows: np.ndarray,
+) -> None:
+    """Fill ``rows`` from a node-wise condition ``{boundary node: distribution}``, checking
+    that the keys are boundary nodes, that all of them are given and that the condition is
+    homogeneous (Definition 6)."""
+    node_index = G.node_index
+    rainbows = G.rainbows
+    bad = next(
+        (k for k, c in zip(keys, key_rainbows, strict=True) if k not in node_index and c is None),
+        None,
+    )
+    if bad is not None:
+        raise InvalidBoundaryError(
+            f"`boundary` key {bad!r} is neither a rainbow (a tuple of outputs in preference "
+            f"order, e.g. one of {rainbows!r}) nor a node of the graph."
         )
-        if missing.size:
+    bad = next((k for k in keys if k not in node_index), None)
+    if bad is not None:
+        raise InvalidBoundaryError(
+            f"`boundary` mixes rainbows (e.g. {bad!r}) and nodes as keys; give either "
+            "{rainbow: distribution} or {boundary node: distribution}."
+        )
+    bmask, ids, table, q = G.boundary_mask, G.rainbow_ids, G.rainbow_table, G.n_outputs
+    for k in keys:
+        i = node_index[k]
+        if not bmask[i]:
             raise InvalidBoundaryError(
-                f"`boundary` gives no distribution for boundary node "
-                f"{graph.nodes[int(missing[0])]!r}; a node-wise boundary condition must list "
-                "every boundary node."
+                f"`boundary` gives a distribution for node {k!r}, which is not a boundary "
+                "node (Definition 5); the boundary condition fixes boundary nodes only."
             )
+        c = int(ids[i])
+        row = _boundary_row(boundary, k, q, table[c], in_rainbow_order)
+        if np.isnan(rows[c, 0]):
+            rows[c] = row
+        elif not np.allclose(rows[c], row, rtol=0.0, atol=HOMOGENEITY_ATOL):
+            first = next(kk for kk in keys if ids[node_index[kk]] == c)
+            raise NoOptimalMechanismError(
+                f"the boundary condition is not homogeneous (Definition 6): boundary nodes "
+                f"{first!r} and {k!r} of rainbow {rainbows[c]!r} get different "
+                f"distributions {rows[c].tolist()} and {row.tolist()}"
+                + (" (in outputs order)" if in_rainbow_order else "")
+                + ". Without homogeneity an optimal (dominating) mechanism need not exist "
+                "(Gu et al., Example 1); use rainbowdp.design.lp for a utility-specific "
+                "optimum."
+            )
+    missing = np.flatnonzero(bmask & ~np.isin(np.arange(G.n_nodes), [node_index[k] for k in keys]))
+    if missing.size:
+        raise InvalidBoundaryError(
+            f"`boundary` gives no distribution for boundary node "
+            f"{G.nodes[int(missing[0])]!r}; a node-wise boundary condition must list "
+            "every boundary node."
+        )
+
+
+def resolve_boundary(
+    G: RainbowGraph, boundary: Any, needs: np.ndarray, order: Order | None
+) -> np.ndarray:
+    """(R, q) boundary rows in outputs order (NaN rows for rainbows that need none).
+
+    ``boundary`` is a mapping (by rainbow or by boundary node) or, with a stated ``order``, one
+    vector for every rainbow; ``order=None`` reads outputs order. Raises as
+    :func:`rainbowdp.optimal.optimal_mechanism` documents.
+    """
+    mapping, in_rainbow_order = _as_mapping(G, boundary, order)
+    table = G.rainbow_table
+    r, q = table.shape[0], G.n_outputs
+    rows = np.full((r, q), np.nan)
+    keys = list(mapping)
+    key_rainbows = _key_rainbows(G, keys)
+    if all(c is not None for c in key_rainbows):
+        for k, c in zip(keys, key_rainbows, strict=True):
+            if c is not None and c >= 0:
+                rows[c] = _boundary_row(mapping, k, q, table[c], in_rainbow_order)
+            else:  # a rainbow no node has: checked, accepted and unused
+                check_probability_vector(
+                    mapping[k], f"boundary[{k!r}]", size=q, error=InvalidBoundaryError
+                )
+    else:
+        _rows_by_node(G, mapping, keys, key_rainbows, in_rainbow_order, rows)
     lacking = np.flatnonzero(needs & np.isnan(rows[:, 0]))
     if lacking.size:
         raise InvalidBoundaryError(
-            f"`boundary` gives no distribution for rainbow {rainbows[int(lacking[0])]!r}, which "
-            "has boundary nodes; every such rainbow needs one."
+            f"`boundary` gives no distribution for rainbow {G.rainbows[int(lacking[0])]!r}, "
+            "which has boundary nodes; every such rainbow needs one."
         )
     return rows
 
 
-def read_in_rainbow_order(graph: RainbowGraph, rows: np.ndarray) -> np.ndarray:
+def read_in_rainbow_order(G: RainbowGraph, rows: np.ndarray) -> np.ndarray:
     """The other reading of ``rows`` ((R, q), outputs order): each row taken as rainbow order.
 
     Row c of the result puts ``rows[c, k]`` on the k-th preferred output of rainbow c (NaN rows
     stay NaN).
     """
     out = np.empty_like(rows)
-    np.put_along_axis(out, graph.rainbow_table, rows, axis=1)
+    np.put_along_axis(out, G.rainbow_table, rows, axis=1)
     return out
 
 
-def permuted_pair(graph: RainbowGraph, rows: np.ndarray, needs: np.ndarray) -> str | None:
+def permuted_pair(G: RainbowGraph, rows: np.ndarray, needs: np.ndarray) -> str | None:
     """Describe two rainbows whose rows look permuted (:data:`PERMUTED_RULE`), or ``None``.
 
     ``rows`` are the (R, q) rows in outputs order of :func:`resolve_boundary`; only rainbows
@@ -270,8 +301,8 @@ def permuted_pair(graph: RainbowGraph, rows: np.ndarray, needs: np.ndarray) -> s
     uniq, inverse = np.unique(rows[ids], axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
     counts = np.bincount(inverse, minlength=uniq.shape[0])
-    table = graph.rainbow_table
-    rainbows = graph.rainbows
+    table = G.rainbow_table
+    rainbows = G.rainbows
     for g in np.flatnonzero(counts >= 2).tolist():
         members = ids[inverse == g]
         v = uniq[g]
@@ -292,7 +323,7 @@ def permuted_pair(graph: RainbowGraph, rows: np.ndarray, needs: np.ndarray) -> s
         ca, cb = int(members[a]), int(members[b])
         return (
             f"rainbows {rainbows[ca]!r} and {rainbows[cb]!r} get the same row {_fmt(v)} over "
-            f"graph.outputs {graph.outputs!r}, so rainbow {rainbows[ca]!r} gets {_fmt(given[a])} "
+            f"graph.outputs {G.outputs!r}, so rainbow {rainbows[ca]!r} gets {_fmt(given[a])} "
             f"in its own preference order; read in rainbow order, the row would give each of "
             f"them {_fmt(v)}"
         )
@@ -300,11 +331,11 @@ def permuted_pair(graph: RainbowGraph, rows: np.ndarray, needs: np.ndarray) -> s
 
 
 def warn_if_permuted(
-    graph: RainbowGraph, rows: np.ndarray, needs: np.ndarray, *, stacklevel: int = 2
+    G: RainbowGraph, rows: np.ndarray, needs: np.ndarray, *, stacklevel: int = 2
 ) -> None:
     """Emit :class:`~rainbowdp.exceptions.PermutedBoundaryWarning` if :func:`permuted_pair`
     finds a pair (the message states the rule, names the rainbows and the row)."""
-    pair = permuted_pair(graph, rows, needs)
+    pair = permuted_pair(G, rows, needs)
     if pair is None:
         return
     warnings.warn(

@@ -1,12 +1,10 @@
 r"""Ready-made rainbow graphs: the dataset graphs of the source papers and of everyday DP.
 
 As networkx keeps its generators apart from its graph classes, the graphs of the papers are
-offered here, as functions, and documented here. Each function is the classmethod of the same
-name of :class:`~rainbowdp.graph.RainbowGraph` (``RainbowGraph.line``, ``.cycle``,
-``.circulant``, ``.count_path`` and ``.from_records``), which builds the graph on top of the
-public constructors (:meth:`~rainbowdp.graph.RainbowGraph.from_edges` for array-built graphs,
-:meth:`~rainbowdp.graph.RainbowGraph.from_query` for query graphs); the code lives with the
-class so that :mod:`rainbowdp.graph` does not import this module.
+built here, as functions, and documented here, on top of the public constructors of
+:class:`~rainbowdp.graph.RainbowGraph`: :meth:`~rainbowdp.graph.RainbowGraph.from_edges` for
+array-built graphs (no networkx graph is built), the constructor and
+:meth:`~rainbowdp.graph.RainbowGraph.from_query` for the others.
 
 ========================  ======================================================================
 builder                   graph
@@ -27,9 +25,22 @@ References
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
+import networkx as nx
+import numpy as np
+
+from ._convert import (
+    check_outputs,
+    check_rainbow_sequence,
+    numeric_outputs,
+    ordered_sequence,
+    regular_array,
+)
+from ._validation import check_int
+from .exceptions import InvalidGraphError, ParameterError, ParameterTypeError
 from .graph import Loss, RainbowGraph
 
 __all__ = ["circulant", "count_path", "cycle", "from_records", "line"]
@@ -46,7 +57,16 @@ def line(rainbow: Sequence[Hashable], n: int) -> RainbowGraph:
     >>> G.n_nodes, G.boundary(["x", "y"])
     (4, [0])
     """
-    return RainbowGraph.line(rainbow, n)
+    outs = check_outputs(rainbow, "rainbow")
+    n = check_int(n, "n", minimum=0)
+    edges = np.column_stack([np.arange(n), np.arange(1, n + 1)])
+    return RainbowGraph.from_edges(
+        edges,
+        outputs=outs,
+        rainbow_table=np.arange(len(outs), dtype=np.intp)[None, :],
+        rainbow_ids=np.zeros(n + 1, dtype=np.intp),
+        boundary=[0],
+    )
 
 
 def cycle(
@@ -62,7 +82,17 @@ def cycle(
     >>> sorted(G.boundary((1, 2, 3))), sorted(G.interior((1, 2, 3)))
     ([0, 3], [1, 2])
     """
-    return RainbowGraph.cycle(rainbows, outputs=outputs)
+    rainbows = ordered_sequence(rainbows, "rainbows", "rainbows", "node i gets rainbows[i]")
+    for i, r in enumerate(rainbows):
+        check_rainbow_sequence(r, i, f"rainbows[{i}]={r!r}")
+    rainbows = [tuple(r) for r in rainbows]
+    if len(rainbows) < 3:
+        raise InvalidGraphError(
+            f"`rainbows` must give at least 3 nodes for a simple cycle, got {len(rainbows)}."
+        )
+    g = nx.cycle_graph(len(rainbows))
+    nx.set_node_attributes(g, dict(enumerate(rainbows)), "rainbow")
+    return RainbowGraph(g, outputs if outputs is not None else rainbows[0])
 
 
 def circulant(
@@ -103,7 +133,46 @@ def circulant(
     >>> circulant(8, [1], directed=True).edges[:2].tolist()
     [[0, 8], [1, 0]]
     """
-    return RainbowGraph.circulant(n, distances, distortion=distortion, directed=directed)
+    n = check_int(n, "n", minimum=1)
+    if isinstance(distances, str | bytes) or not isinstance(distances, Iterable):
+        raise ParameterTypeError(f"`distances` must be an iterable of integers, got {distances!r}.")
+    mus = sorted({check_int(mu, "distances", minimum=1, maximum=n) for mu in distances})
+    if not mus:
+        raise InvalidGraphError("`distances` must contain at least one shift, got none.")
+    if not isinstance(directed, bool):
+        raise ParameterTypeError(f"`directed` must be a bool, got directed={directed!r}.")
+    size = n + 1
+    if distortion is None:
+        rho = np.arange(size, dtype=float)
+    else:
+        rho = regular_array(distortion, "distortion")
+        if rho.dtype.kind not in "iuf":
+            raise ParameterTypeError(
+                f"`distortion` must hold real numbers, got dtype {rho.dtype}: "
+                f"distortion={distortion!r}."
+            )
+        rho = rho.astype(float)
+    if rho.shape != (size,) or not np.all(np.isfinite(rho)):
+        raise ParameterError(f"`distortion` must hold {size} finite numbers, got {distortion!r}.")
+    eta_order = np.lexsort((np.arange(size), rho))  # by distortion, ties by eta
+    q = np.arange(size)
+    u = np.concatenate([q for _ in mus])
+    v = np.concatenate([(q - mu) % size for mu in mus])
+    arcs = np.column_stack([u, v])
+    if directed:
+        e = arcs  # distinct: (q, q - mu) determines mu
+    else:  # mu and n + 1 - mu give the same undirected edges
+        e = np.unique(np.sort(arcs, axis=1), axis=0)
+    order = (q[:, None] + eta_order[None, :]) % size
+    table, ids = np.unique(order, axis=0, return_inverse=True)
+    return RainbowGraph.from_edges(
+        e,
+        outputs=tuple(range(size)),
+        rainbow_table=table.astype(np.intp),
+        rainbow_ids=ids.astype(np.intp).ravel(),
+        answers=list(range(size)),
+        directed=directed,
+    )
 
 
 def count_path(n: int, *, outputs: Sequence[float] | None = None, start: int = 0) -> RainbowGraph:
@@ -131,7 +200,27 @@ def count_path(n: int, *, outputs: Sequence[float] | None = None, start: int = 0
     >>> G.n_nodes, G.n_outputs, G.rainbow(999_999)
     (1000001, 4, (3, 2, 1, 0))
     """
-    return RainbowGraph.count_path(n, outputs=outputs, start=start)
+    start = check_int(start, "start", minimum=0)
+    n = check_int(n, "n", minimum=start + 1)
+    outs = tuple(range(n + 1)) if outputs is None else numeric_outputs(outputs)
+    v = np.asarray(outs, dtype=np.float64)
+    counts = np.arange(start, n + 1, dtype=np.float64)
+    # the rainbow of m depends on m only through its position among the outputs: every count
+    # beyond the outputs' range has the rainbow of the nearest end
+    key = np.clip(counts, v.min(), v.max())
+    uniq, ids = np.unique(key, return_inverse=True)
+    order = np.argsort(np.abs(v[None, :] - uniq[:, None]), axis=1, kind="stable")
+    table, tid = np.unique(order, axis=0, return_inverse=True)
+    k = n - start
+    edges = np.column_stack([np.arange(k), np.arange(1, k + 1)])
+    return RainbowGraph.from_edges(
+        edges,
+        outputs=outs,
+        rainbow_table=table.astype(np.intp),
+        rainbow_ids=tid.ravel()[ids].astype(np.intp),
+        nodes=None if start == 0 else range(start, n + 1),
+        answers=range(start, n + 1),
+    )
 
 
 def from_records(
@@ -180,12 +269,46 @@ def from_records(
     >>> from_records([0, 1], size=2, query=sum, outputs=[0, 1, 2], relation="add_only").directed
     True
     """
-    return RainbowGraph.from_records(
+    recs = ordered_sequence(
         universe,
-        size=size,
-        query=query,
-        outputs=outputs,
-        relation=relation,
-        multiset=multiset,
-        loss=loss,
+        "universe",
+        "records",
+        "the order of the records fixes the node labels; pass e.g. sorted(universe)",
     )
+    if not recs:
+        raise InvalidGraphError("`universe` must contain at least one record, got none.")
+    if len(set(recs)) != len(recs):
+        raise InvalidGraphError(f"`universe` must not repeat a record, got {recs!r}.")
+    if relation not in ("add_remove", "replace_one", "add_only"):
+        raise ParameterError(
+            "`relation` must be 'add_remove', 'replace_one' or 'add_only', got "
+            f"relation={relation!r}."
+        )
+    size = check_int(size, "size", minimum=1 if relation == "replace_one" else 0)
+    if not callable(query):
+        raise ParameterTypeError(f"`query` must be callable, got query={query!r}.")
+    rank = {r: i for i, r in enumerate(recs)}
+    combos = itertools.combinations_with_replacement if multiset else itertools.combinations
+
+    def canon(ds: Iterable[Hashable]) -> tuple:
+        return tuple(sorted(ds, key=rank.__getitem__))
+
+    sizes = [size] if relation == "replace_one" else range(size + 1)
+    g = nx.DiGraph() if relation == "add_only" else nx.Graph()
+    for k in sizes:
+        g.add_nodes_from(combos(recs, k))
+    for ds in list(g.nodes):
+        if relation != "replace_one":
+            if len(ds) < size:
+                for r in recs:
+                    other = canon((*ds, r))
+                    if other in g:
+                        g.add_edge(ds, other)
+        else:
+            for i in range(len(ds)):
+                rest = ds[:i] + ds[i + 1 :]
+                for r in recs:
+                    other = canon((*rest, r))
+                    if other != ds and other in g:
+                        g.add_edge(ds, other)
+    return RainbowGraph.from_query(g, outputs, answer=query, loss=loss)

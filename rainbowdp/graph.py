@@ -36,9 +36,8 @@ References
 
 from __future__ import annotations
 
-import itertools
-import numbers
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Set
+import importlib
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -46,157 +45,28 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
+from ._convert import (
+    NO_CLASH,
+    Attributes,
+    Parts,
+    bool_clash,
+    check_answers,
+    declared_mask,
+    is_sequence,
+    parts_from_edges,
+    parts_from_nx,
+    query_rainbows,
+    readonly,
+)
 from ._format import HTML_MAX_ROWS, html_table, short_repr
-from ._validation import check_int
-from .exceptions import InvalidGraphError, ParameterError, ParameterTypeError
+from .exceptions import InvalidGraphError, ParameterTypeError
 
 __all__ = ["RainbowGraph", "check_graph", "require_undirected"]
 
 Loss = Callable[[Any, Any], float]
 
 
-def _readonly(arr: np.ndarray) -> np.ndarray:
-    arr.setflags(write=False)
-    return arr
-
-
-def _unordered(value: Any) -> str | None:
-    """``"a set"`` or ``"a mapping"`` when ``value`` has no reliable order of its own, else None.
-
-    A set iterates in an order that depends on ``PYTHONHASHSEED``; a mapping iterates over its
-    keys, which is almost never what was meant. Neither can stand for an ordered sequence.
-    """
-    if isinstance(value, Set):
-        return "a set"
-    if isinstance(value, Mapping):
-        return "a mapping"
-    return None
-
-
-def _ordered_sequence(value: Any, name: str, what: str, why: str) -> list:
-    """``list(value)`` after checking it is an ordered sequence (not a str, set or mapping).
-
-    ``what`` names the items ("records"); ``why`` says what the order means, for the message.
-    """
-    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise ParameterTypeError(f"`{name}` must be a sequence of {what}, got {name}={value!r}.")
-    kind = _unordered(value)
-    if kind is not None:
-        raise ParameterTypeError(
-            f"`{name}` must be an ordered sequence ({why}), and {kind} has no reliable order; "
-            f"got {name}={value!r}."
-        )
-    return list(value)
-
-
-def _check_rainbow_sequence(rb: Any, node: Any, shown: str) -> None:
-    """Raise InvalidGraphError unless the rainbow ``rb`` of ``node`` is an ordered sequence."""
-    if not _is_sequence(rb):
-        kind = _unordered(rb)
-        why = f" ({kind} has no reliable order)" if kind else ""
-        raise InvalidGraphError(
-            f"the rainbow of node {node!r} must be a sequence (list, tuple or 1-D array) of "
-            f"outputs, most preferred first{why}, got {shown}."
-        )
-
-
-def _is_sequence(value: Any) -> bool:
-    """True for an ordered sequence of items: list, tuple, range, 1-D array (not str/bytes)."""
-    if type(value) is list or type(value) is tuple:  # the common case, without an ABC check
-        return True
-    if isinstance(value, np.ndarray):
-        return value.ndim == 1
-    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
-
-
-def _check_outputs(outputs: Any, name: str = "outputs") -> tuple:
-    if outputs is None:
-        raise InvalidGraphError(
-            f"`{name}` is required: pass it or set the graph attribute 'outputs', got {name}=None."
-        )
-    outs = tuple(
-        _ordered_sequence(
-            outputs, name, "hashable values", "its order is the column order of every mechanism"
-        )
-    )
-    if len(outs) == 0:
-        raise InvalidGraphError(f"`{name}` must not be empty, got {name}={outputs!r}.")
-    for o in outs:
-        try:
-            hash(o)
-        except TypeError as exc:
-            raise ParameterTypeError(
-                f"`{name}` must be hashable, got unhashable output {o!r} in {name}={outputs!r}."
-            ) from exc
-    if len(set(outs)) != len(outs):
-        dup = next(o for o in outs if outs.count(o) > 1)
-        raise InvalidGraphError(
-            f"`{name}` must not repeat a value, got {dup!r} twice in {name}={outputs!r}."
-        )
-    return outs
-
-
-def _is_bool(x: Any) -> bool:
-    return isinstance(x, bool | np.bool_)
-
-
-def _bool_clash(rainbow: Iterable[Any], key: Sequence[int], outputs: tuple) -> Any:
-    """The first item of ``rainbow`` that matched an output only because ``True == 1``.
-
-    Python treats ``True``/``False`` as equal to ``1``/``0`` (same hash), so without this
-    check a rainbow ``[True, 0]`` would silently name the outputs ``(1, 0)``.
-    """
-    for item, j in zip(rainbow, key, strict=False):
-        if _is_bool(item) != _is_bool(outputs[j]):
-            return item
-    return _NO_CLASH
-
-
-_NO_CLASH = object()
-
-
-def _regular_array(value: Any, name: str) -> np.ndarray:
-    """``np.asarray(value)``, naming ``name`` when the nesting is ragged."""
-    try:
-        return np.asarray(value)
-    except (TypeError, ValueError):
-        raise InvalidGraphError(
-            f"`{name}` must be an array of a regular shape, got {name}={value!r}."
-        ) from None
-
-
-def _loss_value(loss: Callable[[Any, Any], Any], output: Any, answer: Any) -> float:
-    value = loss(output, answer)
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
-        raise ParameterTypeError(
-            f"`loss` must return a real number, got {value!r} for output={output!r} and "
-            f"answer={answer!r}."
-        )
-    return float(value)
-
-
-def _default_loss(output: Any, answer: Any) -> float:
-    if (
-        isinstance(output, numbers.Real)
-        and isinstance(answer, numbers.Real)
-        and not isinstance(output, bool)
-        and not isinstance(answer, bool)
-    ):
-        return abs(float(output) - float(answer))
-    return 0.0 if output == answer else 1.0
-
-
-def _numeric_outputs(outputs: Any) -> tuple:
-    outs = _check_outputs(outputs)
-    for o in outs:
-        if isinstance(o, bool) or not isinstance(o, numbers.Real) or not np.isfinite(o):
-            raise ParameterTypeError(
-                f"`outputs` must be finite real numbers, got {o!r} in outputs={outputs!r}."
-            )
-    return outs
-
-
-def check_graph(value: Any, name: str = "graph") -> RainbowGraph:
+def check_graph(value: Any, name: str = "G") -> RainbowGraph:
     """``value`` if it is a :class:`RainbowGraph`, else :class:`ParameterTypeError` naming
     ``name`` (the one graph-argument check of the package)."""
     if not isinstance(value, RainbowGraph):
@@ -206,19 +76,30 @@ def check_graph(value: Any, name: str = "graph") -> RainbowGraph:
     return value
 
 
-def require_undirected(graph: RainbowGraph, name: str, what: str) -> None:
-    """Raise :class:`InvalidGraphError` if ``graph`` (the argument ``name``) is directed.
+def require_undirected(G: RainbowGraph, name: str, what: str) -> None:
+    """Raise :class:`InvalidGraphError` if ``G`` (the argument ``name``) is directed.
 
     ``what`` names the operation, e.g. "a graph morphism": operations built on symmetric
     neighbourhoods (morphisms, the boundary graph, the optimal rainbow mechanism) need an
     undirected graph.
     """
-    if graph.directed:
+    if G.directed:
         raise InvalidGraphError(
-            f"`{name}` must be undirected for {what}, got a directed graph ({graph!r}); "
+            f"`{name}` must be undirected for {what}, got a directed graph ({G!r}); "
             "the theory behind it (Gu et al.) assumes a symmetric neighbour relation. Verify or "
             "design on the directed graph instead (rainbowdp.verify, rainbowdp.design.lp)."
         )
+
+
+def _builders() -> Any:
+    """The module :mod:`rainbowdp.builders`, imported when first asked for.
+
+    The builder classmethods of :class:`RainbowGraph` are second names of its functions, kept
+    while callers move to ``builders.<name>``; ``builders`` imports this module, so it is
+    looked up at call time (by name, keeping this module free of an import of a module above
+    it).
+    """
+    return importlib.import_module("rainbowdp.builders")
 
 
 class RainbowGraph:
@@ -283,6 +164,8 @@ class RainbowGraph:
     ([1], [0])
     """
 
+    _answers: tuple | None
+
     def __init__(
         self,
         graph: nx.Graph,
@@ -292,180 +175,31 @@ class RainbowGraph:
         boundary: Iterable[Hashable] | None = None,
         answers: Sequence[Any] | Mapping | None = None,
     ) -> None:
-        self._init_from_nx(graph, outputs, rainbow=rainbow, boundary=boundary)
+        self._init(parts_from_nx(graph, outputs, rainbow=rainbow, boundary=boundary))
         if answers is not None:
-            self._answers = self._check_answers(answers)
-
-    def _check_answers(self, answers: Any) -> tuple:
-        """``answers`` as a tuple in node order: a mapping node -> answer or a sequence."""
-        if isinstance(answers, Mapping):
-            missing = [d for d in self.nodes if d not in answers]
-            if missing:
-                raise ParameterError(
-                    f"`answers` has no answer for node {missing[0]!r}, got answers={answers!r}."
-                )
-            return tuple(answers[d] for d in self.nodes)
-        values = _ordered_sequence(answers, "answers", "true answers", "answer i is node i's")
-        if len(values) != self.n_nodes:
-            raise ParameterError(
-                f"`answers` must have one answer per node ({self.n_nodes}), got "
-                f"{len(values)}: answers={answers!r}."
-            )
-        return tuple(values)
-
-    def _init_from_nx(
-        self,
-        graph: nx.Graph,
-        outputs: Sequence[Hashable] | None,
-        *,
-        rainbow: str,
-        boundary: Iterable[Hashable] | None,
-    ) -> None:
-        """Validate ``graph`` and initialise from it, keeping a snapshot of its attributes."""
-        if not isinstance(graph, nx.Graph):
-            raise ParameterTypeError(
-                f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}."
-            )
-        if graph.is_multigraph():
-            raise InvalidGraphError(
-                "`graph` must be a simple graph, got a multigraph "
-                f"({type(graph).__name__}); use nx.Graph(graph)."
-            )
-        try:
-            hash(rainbow)
-        except TypeError:
-            raise ParameterTypeError(
-                f"`rainbow` must be a node attribute name, got rainbow={rainbow!r}."
-            ) from None
-        if graph.number_of_nodes() == 0:
-            raise InvalidGraphError("`graph` must have at least one node, got an empty graph.")
-        loop = next(nx.selfloop_edges(graph), None)
-        if loop is not None:
-            raise InvalidGraphError(f"`graph` must not have self-loops, got the edge {loop[:2]!r}.")
-        outs = _check_outputs(outputs if outputs is not None else graph.graph.get("outputs"))
-        out_index = {o: j for j, o in enumerate(outs)}
-        # True == 1 and False == 0 in Python: only then can a bool match a non-bool output.
-        bool_sensitive = any(_is_bool(o) or o in (0, 1) for o in outs)
-        bool_outputs = any(_is_bool(o) for o in outs)
-        q = len(outs)
-        nodes = list(graph.nodes)
-        table: dict[tuple[int, ...], int] = {}
-        ids = np.empty(len(nodes), dtype=np.intp)
-        for i, node in enumerate(nodes):
-            rb = graph.nodes[node].get(rainbow)
-            if rb is None:
-                raise InvalidGraphError(
-                    f"node {node!r} has no `{rainbow}` attribute; every node "
-                    "needs a rainbow (a permutation of `outputs`)."
-                )
-            _check_rainbow_sequence(rb, node, repr(rb))
-            try:
-                key = tuple(out_index[o] for o in rb)
-            except (KeyError, TypeError):
-                raise InvalidGraphError(
-                    f"the rainbow of node {node!r} must be a permutation of outputs={outs!r}, "
-                    f"got {rb!r} (it names an unknown output)."
-                ) from None
-            if bool_sensitive and (bool_outputs or type(rb) is np.ndarray or bool in map(type, rb)):
-                clash = _bool_clash(rb, key, outs)
-                if clash is not _NO_CLASH:
-                    raise InvalidGraphError(
-                        f"the rainbow of node {node!r} must be a permutation of "
-                        f"outputs={outs!r}, got {rb!r} ({clash!r} is not an output: booleans "
-                        "and integers are different outputs)."
-                    )
-            if len(key) != q or len(set(key)) != q:
-                raise InvalidGraphError(
-                    f"the rainbow of node {node!r} must be a permutation of outputs={outs!r}, "
-                    f"got {rb!r}."
-                )
-            ids[i] = table.setdefault(key, len(table))
-        rainbow_table = np.array(list(table), dtype=np.intp).reshape(len(table), q)
-        index = {node: i for i, node in enumerate(nodes)}
-        m = graph.number_of_edges()
-        edge_attrs: dict[int, dict] = {}  # non-empty edge attributes, by edge row
-
-        def endpoints() -> Iterator[int]:
-            for k, (u, v, d) in enumerate(graph.edges(data=True)):
-                if d:
-                    edge_attrs[k] = dict(d)
-                yield index[u]
-                yield index[v]
-
-        flat = np.fromiter(endpoints(), dtype=np.intp, count=2 * m)
-        directed = graph.is_directed()
-        edges = flat.reshape(m, 2) if directed else np.sort(flat.reshape(m, 2), axis=1)
-        if boundary is None:
-            boundary = graph.graph.get("boundary")
-        # A snapshot (see the class notes): later edits of the caller's graph change nothing.
-        # The attribute dictionaries are copied now; the networkx structure is rebuilt from the
-        # arrays when `graph` is first asked for (copying a large networkx graph edge by edge
-        # would cost more than everything else here).
-        rows = [[outs[j] for j in key] for key in table]
-        node_attrs = []
-        for (_, data), r in zip(graph.nodes(data=True), ids.tolist(), strict=True):
-            data = dict(data)
-            data[rainbow] = list(rows[r])
-            node_attrs.append(data)
-        graph_attrs = dict(graph.graph)
-        graph_attrs["outputs"] = list(outs)
-        self._init(
-            nodes,
-            outs,
-            edges,
-            rainbow_table,
-            ids,
-            node_index=index,
-            boundary=boundary,
-            directed=directed,
-        )
-        self._attributes = (graph_attrs, node_attrs, edge_attrs)
+            self._answers = check_answers(answers, self.nodes)
 
     # ------------------------------------------------------------------ construction helpers
-    def _init(
-        self,
-        nodes: Sequence[Hashable] | None,
-        outputs: tuple,
-        edges: np.ndarray,
-        rainbow_table: np.ndarray,
-        rainbow_ids: np.ndarray,
-        *,
-        node_index: dict | None = None,
-        boundary: Iterable[Hashable] | None = None,
-        answers: Sequence[Any] | None = None,
-        directed: bool = False,
-    ) -> None:
-        self._directed = bool(directed)
-        self._nodes = list(nodes) if nodes is not None else None
-        self._n = len(rainbow_ids)
-        self._outputs = outputs
-        self._edges = _readonly(np.ascontiguousarray(edges, dtype=np.intp))
-        self._rainbow_table = _readonly(rainbow_table)
-        self._rainbow_ids = _readonly(rainbow_ids)
+    def _init(self, parts: Parts, answers: Sequence[Any] | None = None) -> None:
+        """Set the model from validated ``parts`` (the checks live in :mod:`._convert`)."""
+        self._directed = bool(parts.directed)
+        self._nodes: list | None = list(parts.nodes) if parts.nodes is not None else None
+        self._n = len(parts.rainbow_ids)
+        self._outputs: tuple = parts.outputs
+        self._edges = readonly(np.ascontiguousarray(parts.edges, dtype=np.intp))
+        self._rainbow_table = readonly(parts.rainbow_table)
+        self._rainbow_ids = readonly(parts.rainbow_ids)
         self._nx: nx.Graph | None = None
-        self._attributes: tuple[dict, list[dict], dict[int, dict]] | None = None
-        self._node_index = node_index
+        self._attributes: Attributes | None = parts.attributes
+        self._node_index: dict | None = parts.node_index
         self._answers = tuple(answers) if answers is not None else None
-        declared = np.zeros(self._n, dtype=bool)
-        if boundary is not None:
-            if isinstance(boundary, str | bytes) or not isinstance(boundary, Iterable):
-                raise ParameterTypeError(
-                    f"`boundary` must be an iterable of nodes, got boundary={boundary!r}."
-                )
-            for node in boundary:
-                key = node if not isinstance(node, list) else tuple(node)
-                try:
-                    declared[self.index_of(key)] = True
-                except InvalidGraphError:
-                    raise InvalidGraphError(
-                        f"`boundary` names the node {node!r}, which is not in the graph."
-                    ) from None
-        self._declared = _readonly(declared)
+        self._declared = readonly(declared_mask(parts.boundary, self._n, self.index_of))
 
     @classmethod
-    def _from_parts(cls, nodes, outputs, edges, rainbow_table, rainbow_ids, **kw) -> RainbowGraph:
+    def _from_parts(cls, parts: Parts, answers: Sequence[Any] | None = None) -> RainbowGraph:
+        """A graph made of ``parts``, already validated, without the constructor's checks."""
         obj = cls.__new__(cls)
-        obj._init(nodes, outputs, edges, rainbow_table, rainbow_ids, **kw)
+        obj._init(parts, answers)
         return obj
 
     @classmethod
@@ -520,93 +254,19 @@ class RainbowGraph:
         >>> G.boundary_mask.tolist()
         [False, True, True]
         """
-        outs = _check_outputs(outputs)
-        q = len(outs)
-        table = _regular_array(rainbow_table, "rainbow_table")
-        if table.ndim != 2 or table.shape[1] != q or table.shape[0] == 0:
-            raise InvalidGraphError(
-                f"`rainbow_table` must have shape (R, {q}) with R >= 1, got shape {table.shape}."
-            )
-        if not np.issubdtype(table.dtype, np.integer):
-            raise ParameterTypeError(
-                f"`rainbow_table` must hold integers, got dtype {table.dtype}."
-            )
-        bad = np.flatnonzero(np.any(np.sort(table, axis=1) != np.arange(q), axis=1))
-        if bad.size:
-            raise InvalidGraphError(
-                f"`rainbow_table` row {int(bad[0])} must be a permutation of "
-                f"range({q}), got {table[bad[0]].tolist()}."
-            )
-        ids = _regular_array(rainbow_ids, "rainbow_ids")
-        if ids.ndim != 1 or ids.shape[0] == 0 or not np.issubdtype(ids.dtype, np.integer):
-            raise InvalidGraphError(
-                "`rainbow_ids` must be a non-empty 1-D integer array, got "
-                f"shape {ids.shape} and dtype {ids.dtype}."
-            )
-        if ids.min() < 0 or ids.max() >= table.shape[0]:
-            raise InvalidGraphError(
-                f"`rainbow_ids` must lie in [0, {table.shape[0]}), got values "
-                f"in [{ids.min()}, {ids.max()}]."
-            )
-        n = ids.shape[0]
-        e = _regular_array(edges, "edges")
-        if e.size == 0:
-            e = np.empty((0, 2), dtype=np.intp)
-        if e.ndim != 2 or e.shape[1] != 2 or not np.issubdtype(e.dtype, np.integer):
-            raise InvalidGraphError(
-                f"`edges` must be an integer array of shape (E, 2), got shape "
-                f"{e.shape} and dtype {e.dtype}."
-            )
-        if e.size and (e.min() < 0 or e.max() >= n):
-            raise InvalidGraphError(
-                f"`edges` must hold node indices in [0, {n}), got values in [{e.min()}, {e.max()}]."
-            )
-        if not isinstance(directed, bool):
-            raise ParameterTypeError(f"`directed` must be a bool, got directed={directed!r}.")
-        e = e.astype(np.intp, copy=False)
-        if not directed:
-            e = np.sort(e, axis=1)
-        loops = np.flatnonzero(e[:, 0] == e[:, 1])
-        if loops.size:
-            raise InvalidGraphError(
-                f"`edges` must not contain self-loops, got {e[loops[0]].tolist()}"
-                f" at row {int(loops[0])}."
-            )
-        keys = e[:, 0].astype(np.int64) * n + e[:, 1]
-        skeys = np.sort(keys)
-        dup = np.flatnonzero(skeys[1:] == skeys[:-1])
-        if dup.size:
-            k = int(skeys[dup[0]])
-            what = "arc" if directed else "edge"
-            raise InvalidGraphError(
-                f"`edges` must list each {what} once (a simple graph), got "
-                f"[{k // n}, {k % n}] twice."
-            )
-        if nodes is not None:
-            kind = _unordered(nodes)
-            if kind is not None or isinstance(nodes, str | bytes):
-                raise ParameterTypeError(
-                    "`nodes` must be an ordered sequence of labels (label i names node i), "
-                    f"got nodes={nodes!r}."
-                )
-            nodes = list(nodes)
-            if len(nodes) != n:
-                raise InvalidGraphError(
-                    f"`nodes` must have {n} labels (one per rainbow id), got {len(nodes)}."
-                )
-            if len(set(nodes)) != n:
-                raise InvalidGraphError("`nodes` must not repeat a label.")
         G = cls._from_parts(
-            nodes,
-            outs,
-            e,
-            table.astype(np.intp),
-            ids.astype(np.intp),
-            boundary=boundary,
-            directed=directed,
+            parts_from_edges(
+                edges,
+                outputs=outputs,
+                rainbow_table=rainbow_table,
+                rainbow_ids=rainbow_ids,
+                nodes=nodes,
+                boundary=boundary,
+                directed=directed,
+            )
         )
         if answers is not None:
-            G._answers = G._check_answers(answers)
+            G._answers = check_answers(answers, G.nodes)
         return G
 
     @classmethod
@@ -615,7 +275,7 @@ class RainbowGraph:
         graph: nx.Graph,
         outputs: Sequence[Hashable],
         *,
-        answer: str | Callable[[Hashable], Any] | Mapping = "answer",
+        answer: str | Callable[[Any], Any] | Mapping = "answer",
         loss: Loss | None = None,
     ) -> RainbowGraph:
         r"""Rainbow graph of a query: each node prefers outputs close to its true answer.
@@ -643,87 +303,23 @@ class RainbowGraph:
         >>> G.rainbow(0), G.rainbow(1)
         ((0, 1, 2), (1, 0, 2))
         """
-        if not isinstance(graph, nx.Graph):
-            raise ParameterTypeError(
-                f"`graph` must be a networkx.Graph, got graph={type(graph).__name__}."
-            )
-        outs = _check_outputs(outputs)
-        if loss is not None and not callable(loss):
-            raise ParameterTypeError(f"`loss` must be callable, got loss={loss!r}.")
-        nodes = list(graph.nodes)
-        if isinstance(answer, str):
-            missing = [d for d in nodes if answer not in graph.nodes[d]]
-            if missing:
-                raise InvalidGraphError(
-                    f"node {missing[0]!r} has no `{answer}` attribute "
-                    "(the true query answer, see `answer`)."
-                )
-            answers = [graph.nodes[d][answer] for d in nodes]
-        elif isinstance(answer, Mapping):
-            missing = [d for d in nodes if d not in answer]
-            if missing:
-                raise InvalidGraphError(f"`answer` has no entry for node {missing[0]!r}.")
-            answers = [answer[d] for d in nodes]
-        elif callable(answer):
-            answers = [answer(d) for d in nodes]
-        else:
-            raise ParameterTypeError(
-                f"`answer` must be an attribute name, a mapping or a callable, got "
-                f"answer={answer!r}."
-            )
-        lossf = loss or _default_loss
-        numeric = loss is None and all(
-            isinstance(x, numbers.Real) and not isinstance(x, bool) for x in (*outs, *answers)
-        )
-        if numeric:
-            losses = np.abs(
-                np.asarray(outs, dtype=float)[None, :] - np.asarray(answers, dtype=float)[:, None]
-            )
-        else:
-            losses = np.array([[_loss_value(lossf, o, a) for o in outs] for a in answers])
-            losses = losses.reshape(len(nodes), len(outs))
-        if not np.all(np.isfinite(losses)):
-            raise ParameterError("`loss` must return finite numbers, got a non-finite loss.")
-        order = np.argsort(losses, axis=1, kind="stable")
-        h = graph.copy()  # keeps the graph type (a DiGraph stays directed)
-        for d, row in zip(nodes, order, strict=True):
-            h.nodes[d]["rainbow"] = [outs[j] for j in row]
-        h.graph["outputs"] = list(outs)
+        h, outs, answers = query_rainbows(graph, outputs, answer, loss)
         return cls(h, outs, answers=answers)
 
     # ------------------------------------------------------------------ builders
-    # The graphs of :mod:`rainbowdp.builders`, which documents them: each function there is the
-    # classmethod of the same name.
+    # Second names of the functions of :mod:`rainbowdp.builders`, which hold the code and the
+    # documentation (see :func:`_builders`).
     @classmethod
     def line(cls, rainbow: Sequence[Hashable], n: int) -> RainbowGraph:
         """Same as :func:`rainbowdp.builders.line` (documented there)."""
-        outs = _check_outputs(rainbow, "rainbow")
-        n = check_int(n, "n", minimum=0)
-        edges = np.column_stack([np.arange(n), np.arange(1, n + 1)])
-        return RainbowGraph.from_edges(
-            edges,
-            outputs=outs,
-            rainbow_table=np.arange(len(outs), dtype=np.intp)[None, :],
-            rainbow_ids=np.zeros(n + 1, dtype=np.intp),
-            boundary=[0],
-        )
+        return _builders().line(rainbow, n)
 
     @classmethod
     def cycle(
         cls, rainbows: Sequence[Sequence[Hashable]], *, outputs: Sequence[Hashable] | None = None
     ) -> RainbowGraph:
         """Same as :func:`rainbowdp.builders.cycle` (documented there)."""
-        rainbows = _ordered_sequence(rainbows, "rainbows", "rainbows", "node i gets rainbows[i]")
-        for i, r in enumerate(rainbows):
-            _check_rainbow_sequence(r, i, f"rainbows[{i}]={r!r}")
-        rainbows = [tuple(r) for r in rainbows]
-        if len(rainbows) < 3:
-            raise InvalidGraphError(
-                f"`rainbows` must give at least 3 nodes for a simple cycle, got {len(rainbows)}."
-            )
-        g = nx.cycle_graph(len(rainbows))
-        nx.set_node_attributes(g, dict(enumerate(rainbows)), "rainbow")
-        return RainbowGraph(g, outputs if outputs is not None else rainbows[0])
+        return _builders().cycle(rainbows, outputs=outputs)
 
     @classmethod
     def circulant(
@@ -735,77 +331,14 @@ class RainbowGraph:
         directed: bool = False,
     ) -> RainbowGraph:
         """Same as :func:`rainbowdp.builders.circulant` (documented there)."""
-        n = check_int(n, "n", minimum=1)
-        if isinstance(distances, str | bytes) or not isinstance(distances, Iterable):
-            raise ParameterTypeError(
-                f"`distances` must be an iterable of integers, got {distances!r}."
-            )
-        mus = sorted({check_int(mu, "distances", minimum=1, maximum=n) for mu in distances})
-        if not mus:
-            raise InvalidGraphError("`distances` must contain at least one shift, got none.")
-        if not isinstance(directed, bool):
-            raise ParameterTypeError(f"`directed` must be a bool, got directed={directed!r}.")
-        size = n + 1
-        if distortion is None:
-            rho = np.arange(size, dtype=float)
-        else:
-            rho = _regular_array(distortion, "distortion")
-            if rho.dtype.kind not in "iuf":
-                raise ParameterTypeError(
-                    f"`distortion` must hold real numbers, got dtype {rho.dtype}: "
-                    f"distortion={distortion!r}."
-                )
-            rho = rho.astype(float)
-        if rho.shape != (size,) or not np.all(np.isfinite(rho)):
-            raise ParameterError(
-                f"`distortion` must hold {size} finite numbers, got {distortion!r}."
-            )
-        eta_order = np.lexsort((np.arange(size), rho))  # by distortion, ties by eta
-        q = np.arange(size)
-        u = np.concatenate([q for _ in mus])
-        v = np.concatenate([(q - mu) % size for mu in mus])
-        arcs = np.column_stack([u, v])
-        if directed:
-            e = arcs  # distinct: (q, q - mu) determines mu
-        else:  # mu and n + 1 - mu give the same undirected edges
-            e = np.unique(np.sort(arcs, axis=1), axis=0)
-        order = (q[:, None] + eta_order[None, :]) % size
-        table, ids = np.unique(order, axis=0, return_inverse=True)
-        return RainbowGraph.from_edges(
-            e,
-            outputs=tuple(range(size)),
-            rainbow_table=table.astype(np.intp),
-            rainbow_ids=ids.astype(np.intp).ravel(),
-            answers=list(range(size)),
-            directed=directed,
-        )
+        return _builders().circulant(n, distances, distortion=distortion, directed=directed)
 
     @classmethod
     def count_path(
         cls, n: int, *, outputs: Sequence[float] | None = None, start: int = 0
     ) -> RainbowGraph:
         """Same as :func:`rainbowdp.builders.count_path` (documented there)."""
-        start = check_int(start, "start", minimum=0)
-        n = check_int(n, "n", minimum=start + 1)
-        outs = tuple(range(n + 1)) if outputs is None else _numeric_outputs(outputs)
-        v = np.asarray(outs, dtype=np.float64)
-        counts = np.arange(start, n + 1, dtype=np.float64)
-        # the rainbow of m depends on m only through its position among the outputs: every count
-        # beyond the outputs' range has the rainbow of the nearest end
-        key = np.clip(counts, v.min(), v.max())
-        uniq, ids = np.unique(key, return_inverse=True)
-        order = np.argsort(np.abs(v[None, :] - uniq[:, None]), axis=1, kind="stable")
-        table, tid = np.unique(order, axis=0, return_inverse=True)
-        k = n - start
-        edges = np.column_stack([np.arange(k), np.arange(1, k + 1)])
-        return RainbowGraph.from_edges(
-            edges,
-            outputs=outs,
-            rainbow_table=table.astype(np.intp),
-            rainbow_ids=tid.ravel()[ids].astype(np.intp),
-            nodes=None if start == 0 else range(start, n + 1),
-            answers=range(start, n + 1),
-        )
+        return _builders().count_path(n, outputs=outputs, start=start)
 
     @classmethod
     def from_records(
@@ -820,49 +353,15 @@ class RainbowGraph:
         loss: Loss | None = None,
     ) -> RainbowGraph:
         """Same as :func:`rainbowdp.builders.from_records` (documented there)."""
-        recs = _ordered_sequence(
+        return _builders().from_records(
             universe,
-            "universe",
-            "records",
-            "the order of the records fixes the node labels; pass e.g. sorted(universe)",
+            size=size,
+            query=query,
+            outputs=outputs,
+            relation=relation,
+            multiset=multiset,
+            loss=loss,
         )
-        if not recs:
-            raise InvalidGraphError("`universe` must contain at least one record, got none.")
-        if len(set(recs)) != len(recs):
-            raise InvalidGraphError(f"`universe` must not repeat a record, got {recs!r}.")
-        if relation not in ("add_remove", "replace_one", "add_only"):
-            raise ParameterError(
-                "`relation` must be 'add_remove', 'replace_one' or 'add_only', got "
-                f"relation={relation!r}."
-            )
-        size = check_int(size, "size", minimum=1 if relation == "replace_one" else 0)
-        if not callable(query):
-            raise ParameterTypeError(f"`query` must be callable, got query={query!r}.")
-        rank = {r: i for i, r in enumerate(recs)}
-        combos = itertools.combinations_with_replacement if multiset else itertools.combinations
-
-        def canon(ds: Iterable[Hashable]) -> tuple:
-            return tuple(sorted(ds, key=rank.__getitem__))
-
-        sizes = [size] if relation == "replace_one" else range(size + 1)
-        g = nx.DiGraph() if relation == "add_only" else nx.Graph()
-        for k in sizes:
-            g.add_nodes_from(combos(recs, k))
-        for ds in list(g.nodes):
-            if relation != "replace_one":
-                if len(ds) < size:
-                    for r in recs:
-                        other = canon((*ds, r))
-                        if other in g:
-                            g.add_edge(ds, other)
-            else:
-                for i in range(len(ds)):
-                    rest = ds[:i] + ds[i + 1 :]
-                    for r in recs:
-                        other = canon((*rest, r))
-                        if other != ds and other in g:
-                            g.add_edge(ds, other)
-        return RainbowGraph.from_query(g, outputs, answer=query, loss=loss)
 
     # ------------------------------------------------------------------ basic properties
     @property
@@ -985,7 +484,7 @@ class RainbowGraph:
     @cached_property
     def order(self) -> np.ndarray:
         """(N, q) array: ``order[i, k]`` is the output index of node i's k-th preference."""
-        return _readonly(self._rainbow_table[self._rainbow_ids])
+        return readonly(self._rainbow_table[self._rainbow_ids])
 
     @cached_property
     def ranks(self) -> np.ndarray:
@@ -993,7 +492,7 @@ class RainbowGraph:
         inv = np.empty_like(self._rainbow_table)
         r, q = inv.shape
         inv[np.arange(r)[:, None], self._rainbow_table] = np.arange(q)[None, :]
-        return _readonly(inv[self._rainbow_ids])
+        return readonly(inv[self._rainbow_ids])
 
     @property
     def rainbows(self) -> list[tuple]:
@@ -1011,7 +510,7 @@ class RainbowGraph:
         ``rainbow`` is a sequence of outputs, most preferred first; a set or a mapping is
         rejected (:class:`ParameterTypeError`), as it has no reliable order.
         """
-        if not _is_sequence(rainbow):
+        if not is_sequence(rainbow):
             raise ParameterTypeError(
                 "`rainbow` must be a sequence (list, tuple or 1-D array) of outputs, most "
                 f"preferred first, got rainbow={rainbow!r}."
@@ -1023,7 +522,7 @@ class RainbowGraph:
                 f"`rainbow` must be a permutation of outputs="
                 f"{self._outputs!r}, got rainbow={rainbow!r}."
             ) from None
-        if _bool_clash(rainbow, key, self._outputs) is not _NO_CLASH:
+        if bool_clash(rainbow, key, self._outputs) is not NO_CLASH:
             raise InvalidGraphError(
                 f"`rainbow` must be a permutation of outputs={self._outputs!r}, got "
                 f"rainbow={rainbow!r} (booleans and integers are different outputs)."
@@ -1066,7 +565,7 @@ class RainbowGraph:
         mask = self._declared.copy()
         mask[u[cross]] = True
         mask[v[cross]] = True
-        return _readonly(mask)
+        return readonly(mask)
 
     def _region_mask(self, rainbow: Sequence[Hashable]) -> np.ndarray:
         return self._rainbow_ids == self.rainbow_id(rainbow)

@@ -539,22 +539,22 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def save_graph(
-    graph: RainbowGraph,
+    G: RainbowGraph,
     path: str | os.PathLike,
     *,
     mechanism: Mechanism | None = None,
     metadata: Mapping[str, Any] | None = None,
 ) -> Path:
-    """Write ``graph`` (and optionally ``mechanism``) as node-link JSON, atomically.
+    """Write ``G`` (and optionally ``mechanism``) as node-link JSON, atomically.
 
     Parameters
     ----------
-    graph : RainbowGraph
+    G : RainbowGraph
     path : path-like
         Destination (``.json``; a ``.graphml``/``.xml`` name is refused, as it would be read
         back as GraphML).
     mechanism : Mechanism, optional
-        Stored as the node attribute ``mechanism``; must live on ``graph``.
+        Stored as the node attribute ``mechanism``; must live on ``G``.
     metadata : mapping, optional
         Extra graph attributes (e.g. ``{"description": ..., "expected": ...}``), with string
         keys other than :data:`RESERVED_GRAPH_ATTRIBUTES`.
@@ -585,7 +585,7 @@ def save_graph(
     A new file gets the permissions of any newly created file under the current umask; an
     existing file keeps its permission bits (see the module notes).
     """
-    check_graph(graph, "graph")
+    check_graph(G, "G")
     p = check_path(path)
     if p.suffix.lower() in _GRAPHML_SUFFIXES:
         raise ParameterError(
@@ -594,17 +594,17 @@ def save_graph(
         )
     if mechanism is not None:
         check_mechanism(mechanism, "mechanism")
-        if mechanism.graph is not graph:
+        if mechanism.graph is not G:
             raise InvalidMechanismError(
                 "`mechanism` must live on `graph` (mechanism.graph is another RainbowGraph)."
             )
     extra = _check_metadata(metadata)
-    h = nx.DiGraph(graph.graph) if graph.directed else nx.Graph(graph.graph)
-    h.graph["outputs"] = list(graph.outputs)
+    h = nx.DiGraph(G.graph) if G.directed else nx.Graph(G.graph)
+    h.graph["outputs"] = list(G.outputs)
     h.graph.pop("boundary", None)
-    declared = graph.declared_boundary_mask
+    declared = G.declared_boundary_mask
     if declared.any():
-        h.graph["boundary"] = [graph.nodes[i] for i in np.flatnonzero(declared)]
+        h.graph["boundary"] = [G.nodes[i] for i in np.flatnonzero(declared)]
     h.graph.update(extra)
     for node, attrs in h.nodes(data=True):
         for a in _RESERVED_NODE_ATTRIBUTES:
@@ -620,12 +620,12 @@ def save_graph(
                     f"edge ({u!r}, {v!r}) has an attribute named {a!r}, which node-link JSON "
                     f"uses for an endpoint (it would be lost); got {a}={attrs[a]!r}."
                 )
-    rbs = graph.rainbows
+    rbs = G.rainbows
     probs = mechanism.probabilities.tolist() if mechanism is not None else None
-    for i, (node, r) in enumerate(zip(graph.nodes, graph.rainbow_ids.tolist(), strict=True)):
+    for i, (node, r) in enumerate(zip(G.nodes, G.rainbow_ids.tolist(), strict=True)):
         h.nodes[node]["rainbow"] = list(rbs[r])
-        if graph.answers is not None:
-            h.nodes[node]["answer"] = graph.answers[i]
+        if G.answers is not None:
+            h.nodes[node]["answer"] = G.answers[i]
         if probs is not None:
             h.nodes[node]["mechanism"] = probs[i]
         else:
@@ -650,7 +650,7 @@ def save_graph(
 
 def load_assignment(
     path: str | os.PathLike,
-    graph: RainbowGraph,
+    G: RainbowGraph,
     *,
     kinds: tuple[str, ...] = ("nodes", "rainbows"),
     return_order: bool = False,
@@ -664,7 +664,7 @@ def load_assignment(
 
     The optional top-level field ``"order"`` states how every distribution of the file is
     written (``docs/conventions.md``): ``"outputs"`` (the default, as before the field
-    existed), entry j is the probability of ``graph.outputs[j]``; ``"rainbow"``, entry k is
+    existed), entry j is the probability of ``G.outputs[j]``; ``"rainbow"``, entry k is
     the probability of the k-th preferred output of the entry's rainbow (of the node's
     rainbow for ``"nodes"``). Node keys are matched against ``json.dumps(node)`` and
     ``str(node)``.
@@ -673,7 +673,7 @@ def load_assignment(
     ----------
     path : str or os.PathLike
         The JSON file.
-    graph : RainbowGraph
+    G : RainbowGraph
         The graph whose nodes, rainbows and outputs the file refers to.
     kinds : tuple of {"nodes", "rainbows"}, default both
         The accepted fields (``rainbowdp design --fixed`` takes node rows only).
@@ -683,7 +683,7 @@ def load_assignment(
     Returns
     -------
     dict or (dict, str or None)
-        ``{node: list}`` or ``{rainbow tuple: list}``, every list in ``graph.outputs`` order
+        ``{node: list}`` or ``{rainbow tuple: list}``, every list in ``G.outputs`` order
         whatever order the file uses (rows of a ``"rainbow"`` file are rearranged, their
         numbers kept as written); with ``return_order``, also the stated order.
 
@@ -696,7 +696,7 @@ def load_assignment(
         of length q.
     """
     p = check_path(path)
-    check_graph(graph, "graph")
+    check_graph(G, "G")
     if (
         not isinstance(kinds, tuple | list)
         or not kinds
@@ -710,11 +710,11 @@ def load_assignment(
             f"`return_order` must be True or False, got return_order={return_order!r}."
         )
     with _reader_errors(str(p)):
-        return _read_assignment(p, graph, kinds, return_order)
+        return _read_assignment(p, G, kinds, return_order)
 
 
 def _read_assignment(
-    p: Path, graph: RainbowGraph, kinds: tuple[str, ...], return_order: bool
+    p: Path, G: RainbowGraph, kinds: tuple[str, ...], return_order: bool
 ) -> dict | tuple[dict, str | None]:
     """The body of :func:`load_assignment` (arguments checked)."""
     data = _read_json(p, "assignment file", unique_keys=True)
@@ -732,7 +732,7 @@ def _read_assignment(
         raise GraphFileError(
             f"{where!r}: field 'order' must be 'outputs' or 'rainbow', got {stated!r}."
         )
-    q = graph.n_outputs
+    q = G.n_outputs
 
     def in_outputs_order(vec: list, field: str, table_row: np.ndarray) -> list:
         """A checked list, rearranged over the outputs if the file is in rainbow order."""
@@ -767,7 +767,7 @@ def _read_assignment(
                 )
             rb = tuple(_hashable(o) for o in item["rainbow"])
             try:
-                graph.rainbow_id(rb)
+                G.rainbow_id(rb)
             except (InvalidGraphError, ParameterTypeError) as exc:
                 raise GraphFileError(f"{where!r}: rainbows[{k}]: {exc}") from None
             if rb in out:
@@ -775,7 +775,7 @@ def _read_assignment(
             out[rb] = in_outputs_order(
                 item["distribution"],
                 f"rainbows[{k}].distribution",
-                graph.rainbow_table[graph.rainbow_id(rb)],
+                G.rainbow_table[G.rainbow_id(rb)],
             )
     if "nodes" in data:
         items = data["nodes"]
@@ -783,8 +783,8 @@ def _read_assignment(
             raise GraphFileError(
                 f"{where!r}: field 'nodes' must be an object node -> list, got {items!r}."
             )
-        lookup = {}
-        for node in graph.nodes:
+        lookup: dict[str, Hashable] = {}
+        for node in G.nodes:
             lookup.setdefault(
                 json.dumps(_jsonable(node) if isinstance(node, tuple) else node, default=_jsonable),
                 node,
@@ -801,7 +801,5 @@ def _read_assignment(
                     f"and {key!r})."
                 )
             seen[node] = key
-            out[node] = in_outputs_order(
-                vec, f"nodes[{key!r}]", graph.order[graph.node_index[node]]
-            )
+            out[node] = in_outputs_order(vec, f"nodes[{key!r}]", G.order[G.node_index[node]])
     return (out, stated) if return_order else out

@@ -69,7 +69,7 @@ def _check_atol(atol: Any) -> float:
     return x
 
 
-def check_order(value: Any, name: str = "order") -> str:
+def check_order(value: Any, name: str = "order") -> Order:
     """``value`` if it is one of :data:`ORDERS`, else an error naming ``name``.
 
     The one check of an ``order`` argument (:class:`ParameterTypeError` for a non-string,
@@ -87,12 +87,12 @@ def check_order(value: Any, name: str = "order") -> str:
         )
     if value not in ORDERS:
         raise ParameterError(f"`{name}` must be 'outputs' or 'rainbow', got {name}={value!r}.")
-    return value
+    return "outputs" if value == "outputs" else "rainbow"
 
 
-def _at_node(graph: RainbowGraph) -> Any:
+def _at_node(G: RainbowGraph) -> Any:
     """Describe the row of a multi-index as its node, for error messages."""
-    nodes = graph.nodes
+    nodes = G.nodes
 
     def where(idx: tuple) -> str:
         if idx and 0 <= idx[0] < len(nodes):
@@ -102,12 +102,21 @@ def _at_node(graph: RainbowGraph) -> Any:
     return where
 
 
+def _for_node(node: Hashable) -> Callable[[tuple], str]:
+    """Describe any entry of ``node``'s own vector as that node, for error messages."""
+
+    def where(idx: tuple) -> str:
+        return f"for node {node!r}"
+
+    return where
+
+
 class Mechanism:
-    r"""One probability distribution over ``graph.outputs`` for every node of ``graph``.
+    r"""One probability distribution over ``G.outputs`` for every node of ``G``.
 
     Parameters
     ----------
-    graph : RainbowGraph
+    G : RainbowGraph
         The graph the mechanism lives on.
     probabilities : array_like of shape (N, q), or mapping node -> vector
         Row i (or the vector of node d) is the output distribution at that node, in the order
@@ -115,10 +124,10 @@ class Mechanism:
         Entries must be real numbers: strings (even ``"0.5"``), booleans, complex numbers and
         other objects are rejected rather than converted.
     order : {"outputs", "rainbow"}, default "outputs"
-        ``"outputs"``: entry j is the probability of ``graph.outputs[j]``. ``"rainbow"``: entry
+        ``"outputs"``: entry j is the probability of ``G.outputs[j]``. ``"rainbow"``: entry
         k is the probability of the node's k-th preferred output, the vectors
         :math:`\vec{\mathcal M}(d)` of Gu et al., Definition 3 (as
-        :meth:`from_rainbow_order`). The mechanism always stores rows in ``graph.outputs``
+        :meth:`from_rainbow_order`). The mechanism always stores rows in ``G.outputs``
         order (``docs/conventions.md``).
     atol : float, default 1e-9
         Tolerance on each row sum, a finite number in ``[0, MAX_ATOL]`` (``MAX_ATOL = 1e-3``).
@@ -128,7 +137,7 @@ class Mechanism:
     Raises
     ------
     ParameterTypeError
-        If ``graph`` is not a :class:`RainbowGraph`, an entry is not a real number (the node is
+        If ``G`` is not a :class:`RainbowGraph`, an entry is not a real number (the node is
         named), or ``atol`` is not a real number.
     ParameterError
         If ``atol`` is NaN, infinite, negative or larger than ``MAX_ATOL``, or ``order`` is
@@ -155,19 +164,19 @@ class Mechanism:
 
     def __init__(
         self,
-        graph: RainbowGraph,
+        G: RainbowGraph,
         probabilities: Any,
         *,
         order: Order = "outputs",
         atol: float = ROW_ATOL,
     ) -> None:
-        check_graph(graph, "graph")
+        check_graph(G, "G")
         order = check_order(order)
         tol = _check_atol(atol)
-        n, q = graph.n_nodes, graph.n_outputs
-        nodes = graph.nodes
+        n, q = G.n_nodes, G.n_outputs
+        nodes = G.nodes
         if isinstance(probabilities, Mapping):
-            unknown = [d for d in probabilities if d not in graph.node_index]
+            unknown = [d for d in probabilities if d not in G.node_index]
             if unknown:
                 raise InvalidMechanismError(
                     f"`probabilities` names node {unknown[0]!r}, which is not in the graph."
@@ -180,10 +189,7 @@ class Mechanism:
             arr = np.empty((n, q), dtype=np.float64)
             for i, d in enumerate(nodes):
                 row = real_array(
-                    probabilities[d],
-                    "probabilities",
-                    lambda idx, d=d: f"for node {d!r}",
-                    error=InvalidMechanismError,
+                    probabilities[d], "probabilities", _for_node(d), error=InvalidMechanismError
                 )
                 if row.shape != (q,):
                     raise InvalidMechanismError(
@@ -193,7 +199,7 @@ class Mechanism:
                 arr[i] = row
         else:
             arr = real_array(
-                probabilities, "probabilities", _at_node(graph), error=InvalidMechanismError
+                probabilities, "probabilities", _at_node(G), error=InvalidMechanismError
             )
             if arr.shape != (n, q):
                 raise InvalidMechanismError(
@@ -201,19 +207,18 @@ class Mechanism:
                     f"(nodes, outputs), got shape {arr.shape}."
                 )
         if order == "rainbow":  # entry k of row i is the probability of output order[i, k]
-            arr = np.take_along_axis(arr, graph.ranks, axis=1)
+            arr = np.take_along_axis(arr, G.ranks, axis=1)
         bad = ~np.isfinite(arr).all(axis=1)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise InvalidMechanismError(
-                f"the distribution of node {graph.nodes[i]!r} must be "
-                f"finite, got {arr[i].tolist()}."
+                f"the distribution of node {G.nodes[i]!r} must be finite, got {arr[i].tolist()}."
             )
         neg = (arr < 0).any(axis=1)
         if neg.any():
             i = int(np.flatnonzero(neg)[0])
             raise InvalidMechanismError(
-                f"the distribution of node {graph.nodes[i]!r} must be "
+                f"the distribution of node {G.nodes[i]!r} must be "
                 f"non-negative, got {arr[i].tolist()}."
             )
         sums = arr.sum(axis=1)
@@ -221,14 +226,14 @@ class Mechanism:
         if off.any():
             i = int(np.flatnonzero(off)[0])
             raise InvalidMechanismError(
-                f"the distribution of node {graph.nodes[i]!r} must sum "
+                f"the distribution of node {G.nodes[i]!r} must sum "
                 f"to 1 (within {tol:g}), got sum {sums[i]!r} for "
                 f"{arr[i].tolist()}."
             )
         # row-major, as the kernels read it (converting an F-ordered input keeps its order)
         arr = np.ascontiguousarray(arr)
         arr.setflags(write=False)
-        self._graph = graph
+        self._graph = G
         self._p = arr
         self._smax: float | None = float(sums.max()) if sums.size else None
         self._memos: dict[str, Any] = {}
@@ -251,7 +256,7 @@ class Mechanism:
         self._memos = {}
 
     @classmethod
-    def _from_valid(cls, graph: RainbowGraph, probabilities: np.ndarray) -> Mechanism:
+    def _from_valid(cls, G: RainbowGraph, probabilities: np.ndarray) -> Mechanism:
         """Trusted constructor: ``probabilities`` are valid rows by construction.
 
         Used where rows are only gathered or permuted from a validated :class:`Mechanism` (a
@@ -261,13 +266,13 @@ class Mechanism:
         """
         obj = cls.__new__(cls)
         p = np.ascontiguousarray(probabilities, dtype=np.float64)
-        if p.shape != (graph.n_nodes, graph.n_outputs):
+        if p.shape != (G.n_nodes, G.n_outputs):
             raise InvalidMechanismError(
-                f"`probabilities` must have shape ({graph.n_nodes}, "
-                f"{graph.n_outputs}), got shape {p.shape}."
+                f"`probabilities` must have shape ({G.n_nodes}, "
+                f"{G.n_outputs}), got shape {p.shape}."
             )
         p.setflags(write=False)
-        obj._graph = graph
+        obj._graph = G
         obj._p = p
         obj._smax = None
         obj._memos = {}
@@ -275,13 +280,13 @@ class Mechanism:
 
     @classmethod
     def from_rainbow_order(
-        cls, graph: RainbowGraph, vectors: Any, *, atol: float = ROW_ATOL
+        cls, G: RainbowGraph, vectors: Any, *, atol: float = ROW_ATOL
     ) -> Mechanism:
         r"""Build a mechanism from vectors given in each node's rainbow order.
 
         ``vectors[i, k]`` is :math:`\mathbb P[\mathcal M(d_i) = f(d_i)_k]`, the convention of
         Definition 3 and of Section 4 of Gu et al.; the same as
-        ``Mechanism(graph, vectors, order="rainbow")``, with errors naming ``vectors``.
+        ``Mechanism(G, vectors, order="rainbow")``, with errors naming ``vectors``.
 
         Examples
         --------
@@ -289,15 +294,14 @@ class Mechanism:
         >>> Mechanism.from_rainbow_order(G, [[0.9, 0.1]] * 3).row(2).tolist()
         [0.1, 0.9]
         """
-        check_graph(graph, "graph")
+        check_graph(G, "G")
         _check_atol(atol)
-        v = real_array(vectors, "vectors", _at_node(graph), error=InvalidMechanismError)
-        if v.shape != (graph.n_nodes, graph.n_outputs):
+        v = real_array(vectors, "vectors", _at_node(G), error=InvalidMechanismError)
+        if v.shape != (G.n_nodes, G.n_outputs):
             raise InvalidMechanismError(
-                f"`vectors` must have shape ({graph.n_nodes}, "
-                f"{graph.n_outputs}), got shape {v.shape}."
+                f"`vectors` must have shape ({G.n_nodes}, {G.n_outputs}), got shape {v.shape}."
             )
-        return cls(graph, v, order="rainbow", atol=atol)
+        return cls(G, v, order="rainbow", atol=atol)
 
     # ------------------------------------------------------------------ views
     @property

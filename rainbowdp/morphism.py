@@ -40,14 +40,14 @@ __all__ = ["INFINITE_DISTANCE_LABEL", "Morphism", "boundary_graph", "distances_t
 INFINITE_DISTANCE_LABEL = "inf"
 
 
-def _mechanism_from_valid_rows(graph: RainbowGraph, p: np.ndarray) -> Mechanism:
-    """A Mechanism on ``graph`` whose rows are copies of rows of a validated Mechanism.
+def _mechanism_from_valid_rows(G: RainbowGraph, p: np.ndarray) -> Mechanism:
+    """A Mechanism on ``G`` whose rows are copies of rows of a validated Mechanism.
 
     A pullback only gathers (and permutes the columns of) rows that the target
     :class:`~rainbowdp.mechanism.Mechanism` has already validated, so re-validating N rows is
     skipped (:meth:`Mechanism._from_valid`).
     """
-    return Mechanism._from_valid(graph, p)
+    return Mechanism._from_valid(G, p)
 
 
 def _edge_keys(edges: np.ndarray, n: int) -> np.ndarray:
@@ -357,13 +357,13 @@ def _levels_from_bfs(order: np.ndarray, pred: np.ndarray, n_total: int) -> np.nd
     return depth
 
 
-def distances_to_boundary(graph: RainbowGraph) -> np.ndarray:
+def distances_to_boundary(G: RainbowGraph) -> np.ndarray:
     r"""Distance of every node to the boundary of its own region, :math:`\operatorname{dist}(d,
     \partial B^{f(d)})` (Gu et al., eq. (3.3)).
 
     Parameters
     ----------
-    graph : RainbowGraph
+    G : RainbowGraph
 
     Returns
     -------
@@ -374,7 +374,7 @@ def distances_to_boundary(graph: RainbowGraph) -> np.ndarray:
     Notes
     -----
     One multi-source breadth-first search from a virtual super-source joined to every boundary
-    node (``graph.boundary_mask``, which includes declared boundary nodes), on the CSR adjacency
+    node (``G.boundary_mask``, which includes declared boundary nodes), on the CSR adjacency
     of the whole graph, gives all regions at once: a node that is not a boundary node has only
     neighbours of its own rainbow, so a shortest path from d to the set of all boundary nodes
     stays in :math:`B^{f(d)}` until it first meets a boundary node, which therefore lies in
@@ -390,13 +390,13 @@ def distances_to_boundary(graph: RainbowGraph) -> np.ndarray:
     >>> distances_to_boundary(G).tolist()
     [0, 1, 1, 0, 0]
     """
-    check_graph(graph, "graph")
-    require_undirected(graph, "graph", "distances to the boundary")
-    n = graph.n_nodes
-    sources = np.flatnonzero(graph.boundary_mask)
+    check_graph(G, "G")
+    require_undirected(G, "G", "distances to the boundary")
+    n = G.n_nodes
+    sources = np.flatnonzero(G.boundary_mask)
     if sources.size == 0:
         return np.full(n, -1, dtype=np.int64)
-    adj = graph.adjacency
+    adj = G.adjacency
     itype = np.int32 if n + sources.size + adj.nnz < 2**31 - 1 else np.int64
     # the CSR adjacency plus a super-source row n pointing at every boundary node; the
     # structure is all a breadth-first search reads, so the data is a broadcast 1.0
@@ -412,12 +412,12 @@ def distances_to_boundary(graph: RainbowGraph) -> np.ndarray:
     return dist
 
 
-def boundary_graph(graph: RainbowGraph) -> tuple[RainbowGraph, Morphism]:
+def boundary_graph(G: RainbowGraph) -> tuple[RainbowGraph, Morphism]:
     r"""The boundary rainbow graph and the boundary morphism (Gu et al., Definition 8).
 
     Parameters
     ----------
-    graph : RainbowGraph
+    G : RainbowGraph
 
     Returns
     -------
@@ -425,15 +425,15 @@ def boundary_graph(graph: RainbowGraph) -> tuple[RainbowGraph, Morphism]:
         Nodes ``(c, i)`` for every rainbow c (a tuple of outputs) that has boundary nodes and
         ``i = 0..d_c``, :math:`d_c = \max_{d \in B^c} \operatorname{dist}(d, \partial B^c)`
         (eq. (3.3)); chain edges :math:`(c, i) \sim (c, i+1)`; head edges
-        :math:`(c, 0) \sim (c', 0)` iff an edge of ``graph`` joins :math:`B^c` and
-        :math:`B^{c'}`. Every head is a declared boundary node of ``Gb``. Nodes of ``graph``
+        :math:`(c, 0) \sim (c', 0)` iff an edge of ``G`` joins :math:`B^c` and
+        :math:`B^{c'}`. Every head is a declared boundary node of ``Gb``. Nodes of ``G``
         at infinite distance from their region's boundary (a connected component of one
         rainbow without boundary node) are sent to an extra isolated node ``(c, "inf")``.
-        Node order: rainbow by rainbow (in ``graph.rainbows`` order), chain nodes by i, then
-        ``(c, "inf")``. ``Gb.outputs`` is ``graph.outputs``.
+        Node order: rainbow by rainbow (in ``G.rainbows`` order), chain nodes by i, then
+        ``(c, "inf")``. ``Gb.outputs`` is ``G.outputs``.
     g : Morphism
         The boundary morphism :math:`d \mapsto (f(d), \operatorname{dist}(d, \partial
-        B^{f(d)}))` from ``graph`` to ``Gb``; it is rainbow preserving.
+        B^{f(d)}))` from ``G`` to ``Gb``; it is rainbow preserving.
 
     Notes
     -----
@@ -463,15 +463,15 @@ def boundary_graph(graph: RainbowGraph) -> tuple[RainbowGraph, Morphism]:
     >>> [g(d) for d in G.nodes][:3]
     [(('a', 'b'), 0), (('a', 'b'), 1), (('a', 'b'), 1)]
     """
-    dist = distances_to_boundary(graph)
-    return _boundary_graph_from_distances(graph, dist)
+    dist = distances_to_boundary(G)
+    return _boundary_graph_from_distances(G, dist)
 
 
 def _boundary_graph_from_distances(
-    graph: RainbowGraph, dist: np.ndarray
+    G: RainbowGraph, dist: np.ndarray
 ) -> tuple[RainbowGraph, Morphism]:
-    ids = graph.rainbow_ids
-    r = graph.rainbow_table.shape[0]
+    ids = G.rainbow_ids
+    r = G.rainbow_table.shape[0]
     d_top = int(dist.max()) + 2  # distances -1..d_top-2 shifted to 0..
     present = np.bincount(ids * d_top + (dist + 1), minlength=r * d_top).reshape(r, d_top) > 0
     has_inf = present[:, 0]
@@ -482,7 +482,7 @@ def _boundary_graph_from_distances(
     sizes = (dmax + 1) + has_inf.astype(np.int64)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
     # node labels, rainbow ids and declared heads of Gb
-    rainbows = graph.rainbows
+    rainbows = G.rainbows
     labels: list = []
     for c in range(r):
         labels.extend((rainbows[c], i) for i in range(int(dmax[c]) + 1))
@@ -499,8 +499,8 @@ def _boundary_graph_from_distances(
     chain = np.column_stack([starts + within, starts + within + 1])
     # head edges: every edge joining two rainbows joins two boundary nodes, so the rows of the
     # CSR adjacency of the boundary nodes hold all of them
-    bnodes = np.flatnonzero(graph.boundary_mask)
-    adj = graph.adjacency
+    bnodes = np.flatnonzero(G.boundary_mask)
+    adj = G.adjacency
     lo, hi = adj.indptr[bnodes], adj.indptr[bnodes + 1]
     cnt = hi - lo
     flat = np.repeat(lo - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
@@ -514,8 +514,8 @@ def _boundary_graph_from_distances(
     edges_b = np.concatenate([chain, head]).astype(np.intp)
     gb = RainbowGraph.from_edges(
         edges_b,
-        outputs=graph.outputs,
-        rainbow_table=graph.rainbow_table,
+        outputs=G.outputs,
+        rainbow_table=G.rainbow_table,
         rainbow_ids=b_ids,
         nodes=labels,
         boundary=heads,
@@ -525,4 +525,4 @@ def _boundary_graph_from_distances(
         index = np.where(dist >= 0, offsets[:-1][ids] + dist, inf_index[ids])
     else:
         index = offsets[:-1][ids] + dist
-    return gb, Morphism._trusted(graph, gb, index)
+    return gb, Morphism._trusted(G, gb, index)

@@ -78,10 +78,10 @@ TAU_INFINITY = int(np.iinfo(np.int64).max)
 
 
 # ---------------------------------------------------------------------- argument checks
-def _check_variant(variant: Any) -> str:
+def _check_variant(variant: Any) -> Variant:
     if variant not in VARIANTS:
         raise ParameterError(f"`variant` must be one of {VARIANTS}, got variant={variant!r}.")
-    return variant
+    return "corrected" if variant == "corrected" else "paper"
 
 
 def _check_distributions(p: Any, name: str) -> np.ndarray:
@@ -518,7 +518,7 @@ def line_mechanism(
 
 # ---------------------------------------------------------------------- general graphs
 def optimal_mechanism(
-    graph: RainbowGraph,
+    G: RainbowGraph,
     *,
     epsilon: float,
     delta: float = 0.0,
@@ -530,7 +530,7 @@ def optimal_mechanism(
 
     Parameters
     ----------
-    graph : RainbowGraph
+    G : RainbowGraph
         Any rainbow graph (binary, ternary and larger output sets alike).
     epsilon : float
         ε >= 0.
@@ -547,7 +547,7 @@ def optimal_mechanism(
         vector in rainbow order.
     order : {None, "outputs", "rainbow"}, default None
         The order of every distribution in ``boundary`` (``docs/conventions.md``):
-        ``"outputs"``, entry j is the probability of ``graph.outputs[j]`` (like a row of a
+        ``"outputs"``, entry j is the probability of ``G.outputs[j]`` (like a row of a
         :class:`~rainbowdp.mechanism.Mechanism`); ``"rainbow"``, entry k is the probability of
         the k-th preferred output of the key's rainbow (of the node's rainbow, node-wise), the
         vector :math:`\vec m^c` of Theorem 2. ``None`` reads outputs order, as before this
@@ -574,7 +574,7 @@ def optimal_mechanism(
     Raises
     ------
     TypeError
-        If ``graph`` is not a RainbowGraph, ``boundary`` is neither a mapping nor (with an
+        If ``G`` is not a RainbowGraph, ``boundary`` is neither a mapping nor (with an
         ``order``) a vector, or ``order`` is not a string.
     ValueError
         If ``order`` is a string other than ``"outputs"`` and ``"rainbow"``.
@@ -622,27 +622,27 @@ def optimal_mechanism(
     >>> M.in_rainbow_order().round(12).tolist()
     [[0.6, 0.4], [0.8, 0.2], [0.8, 0.2], [0.6, 0.4], [0.6, 0.4]]
     """
-    check_graph(graph, "graph")
-    require_undirected(graph, "graph", "the optimal rainbow mechanism")
+    check_graph(G, "G")
+    require_undirected(G, "G", "the optimal rainbow mechanism")
     eps = check_epsilon(epsilon, finite_exp=True)
     dlt = check_delta(delta)
     variant = _check_variant(variant)
     if order is not None:
         order = check_order(order)
-    gb, g = boundary_graph(graph)
+    gb, g = boundary_graph(G)
     x = math.exp(eps)
-    r, q = graph.rainbow_table.shape
+    r, q = G.rainbow_table.shape
     # which rainbows have boundary nodes: those with a head (c, 0) in Gb
     b_ids = gb.rainbow_ids
     is_head = gb.declared_boundary_mask
     needs = np.zeros(r, dtype=bool)
     needs[b_ids[is_head]] = True
-    rows = resolve_boundary(graph, boundary, needs, order)
-    _check_validity(graph, gb, rows, eps, dlt, hint=order is None)
+    rows = resolve_boundary(G, boundary, needs, order)
+    _check_validity(G, gb, rows, eps, dlt, hint=order is None)
     if order is None:
-        warn_if_permuted(graph, rows, needs, stacklevel=2)
+        warn_if_permuted(G, rows, needs, stacklevel=2)
     # line mechanisms of all chains at once, in rainbow order
-    table = graph.rainbow_table
+    table = G.rainbow_table
     is_inf = np.array([lab[1] == INFINITE_DISTANCE_LABEL for lab in gb.nodes], dtype=bool)
     chain_len = np.bincount(b_ids[~is_inf], minlength=r)
     pb = np.zeros((gb.n_nodes, q))
@@ -726,7 +726,7 @@ def _invalid_pair(gb: RainbowGraph, rows: np.ndarray, eps: float, dlt: float) ->
 
 
 def _check_validity(
-    graph: RainbowGraph,
+    G: RainbowGraph,
     gb: RainbowGraph,
     rows: np.ndarray,
     eps: float,
@@ -744,15 +744,15 @@ def _check_validity(
         return
     a, b = pair
     need = max(hockey_stick(rows[a], rows[b], eps), hockey_stick(rows[b], rows[a], eps))
-    ge = graph.edges
-    gi = graph.rainbow_ids
+    ge = G.edges
+    gi = G.rainbow_ids
     hit = np.flatnonzero(
         ((gi[ge[:, 0]] == a) & (gi[ge[:, 1]] == b)) | ((gi[ge[:, 0]] == b) & (gi[ge[:, 1]] == a))
     )[0]
-    u, v = graph.nodes[int(ge[hit, 0])], graph.nodes[int(ge[hit, 1])]
-    rb = graph.rainbows
+    u, v = G.nodes[int(ge[hit, 0])], G.nodes[int(ge[hit, 1])]
+    rb = G.rainbows
     other = ""
-    if hint and _invalid_pair(gb, read_in_rainbow_order(graph, rows), eps, dlt) is None:
+    if hint and _invalid_pair(gb, read_in_rainbow_order(G, rows), eps, dlt) is None:
         other = (
             " Read in rainbow order (order='rainbow': entry k on the rainbow's k-th preferred "
             "output), the same numbers would be a valid condition."

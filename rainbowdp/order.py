@@ -209,12 +209,12 @@ def _check_weights(weights: Any, q: int, *, monotone: bool) -> np.ndarray:
     return w
 
 
-def utility_from_ranks(graph: RainbowGraph, weights: Any) -> np.ndarray:
+def utility_from_ranks(G: RainbowGraph, weights: Any) -> np.ndarray:
     r"""Per-node utility :math:`u_d(v)` = ``weights[rank of v in f(d)]``.
 
     Parameters
     ----------
-    graph : RainbowGraph
+    G : RainbowGraph
         The rainbow graph.
     weights : array_like, shape (q,)
         Non-increasing utility by rank: ``weights[0]`` for the most preferred output.
@@ -222,13 +222,13 @@ def utility_from_ranks(graph: RainbowGraph, weights: Any) -> np.ndarray:
     Returns
     -------
     numpy.ndarray, shape (N, q)
-        ``u[i, j] = weights[graph.ranks[i, j]]``, in ``graph.outputs`` order; an order-reasonable
+        ``u[i, j] = weights[G.ranks[i, j]]``, in ``G.outputs`` order; an order-reasonable
         utility (:func:`is_order_reasonable`).
 
     Raises
     ------
     TypeError
-        If ``graph`` is not a RainbowGraph or ``weights`` not numeric.
+        If ``G`` is not a RainbowGraph or ``weights`` not numeric.
     ValueError
         If ``weights`` has the wrong length, a non-finite entry, or increases.
 
@@ -242,7 +242,7 @@ def utility_from_ranks(graph: RainbowGraph, weights: Any) -> np.ndarray:
     >>> utility_from_ranks(G, [1.0, 0.5, 0.0]).tolist()
     [[1.0, 0.5, 0.0], [0.0, 0.5, 1.0], [1.0, 0.5, 0.0]]
     """
-    g = check_graph(graph)
+    g = check_graph(G, "G")
     w = _check_weights(weights, g.n_outputs, monotone=True)
     return w[g.ranks]
 
@@ -302,7 +302,7 @@ def expected_utility(mechanism: Mechanism, utility: Any) -> float:
     return float(np.einsum("ij,ij->", u, m.probabilities))
 
 
-def is_order_reasonable(utility: Any, graph: RainbowGraph, *, tol: float = 0.0) -> bool:
+def is_order_reasonable(utility: Any, G: RainbowGraph, *, tol: float = 0.0) -> bool:
     r"""Whether every node's utility is non-increasing along its rainbow.
 
     Such a utility makes :func:`expected_utility` order reasonable in the sense of Gu et al.,
@@ -311,8 +311,8 @@ def is_order_reasonable(utility: Any, graph: RainbowGraph, *, tol: float = 0.0) 
     Parameters
     ----------
     utility : array_like, shape (N, q) or (q,)
-        Utility in ``graph.outputs`` order per node, or a vector by rank.
-    graph : RainbowGraph
+        Utility in ``G.outputs`` order per node, or a vector by rank.
+    G : RainbowGraph
         The rainbow graph.
     tol : float, default 0
         Allowed increase between consecutive ranks.
@@ -324,7 +324,7 @@ def is_order_reasonable(utility: Any, graph: RainbowGraph, *, tol: float = 0.0) 
     Raises
     ------
     TypeError
-        If ``graph`` is not a RainbowGraph or ``utility`` not numeric.
+        If ``G`` is not a RainbowGraph or ``utility`` not numeric.
     ValueError
         If ``utility`` has the wrong shape or a non-finite entry, or ``tol < 0``.
 
@@ -336,7 +336,7 @@ def is_order_reasonable(utility: Any, graph: RainbowGraph, *, tol: float = 0.0) 
     >>> is_order_reasonable([[1, 0], [1, 0], [1, 0]], G)
     False
     """
-    g = check_graph(graph)
+    g = check_graph(G, "G")
     t = check_nonnegative_float(tol, "tol")
     u = _as_vectors(utility, "utility")
     if u.ndim == 1:

@@ -182,7 +182,7 @@ API_CASES = [
         ParameterTypeError,
         ["`vectors`", "'0.9'", "node 0"],
     ),
-    (lambda: Mechanism("graph", [[1.0, 0.0]]), ParameterTypeError, ["`graph`", "graph=str"]),
+    (lambda: Mechanism("graph", [[1.0, 0.0]]), ParameterTypeError, ["`G`", "G=str"]),
     # --- mechanism: atol
     (lambda: Mechanism(G, ROWS, atol=float("nan")), ParameterError, ["`atol`", "atol=nan"]),
     (lambda: Mechanism(G, ROWS, atol=5), ParameterError, ["`atol`", "atol=5"]),
@@ -344,7 +344,7 @@ API_CASES = [
     (lambda: save_graph(G, 3), ParameterTypeError, ["`path`", "path=3"]),
     (lambda: save_graph(G, ""), ParameterError, ["`path`", "path=''"]),
     (lambda: save_graph(G, "g.graphml"), ParameterError, ["`path`", "'.graphml'"]),
-    (lambda: save_graph("G", "g.json"), ParameterTypeError, ["`graph`", "graph=str"]),
+    (lambda: save_graph("G", "g.json"), ParameterTypeError, ["`G`", "G=str"]),
     (
         lambda: save_graph(_with_node_attribute("id"), os.devnull),
         ParameterError,
@@ -360,7 +360,7 @@ API_CASES = [
     (
         lambda: load_assignment(os.devnull, "G"),
         ParameterTypeError,
-        ["`graph`", "graph=str"],
+        ["`G`", "G=str"],
     ),
 ]
 

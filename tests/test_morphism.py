@@ -248,5 +248,5 @@ def test_levels_fallback_by_pointer_jumping():
 
 
 def test_distances_need_a_rainbow_graph():
-    with pytest.raises(TypeError, match=r"`graph` must be a RainbowGraph, got graph=Graph"):
+    with pytest.raises(TypeError, match=r"`G` must be a RainbowGraph, got G=Graph"):
         distances_to_boundary(nx.Graph())

@@ -645,7 +645,7 @@ def test_bad_parameters():
         optimal_mechanism(G, epsilon=1.0, delta=-0.1, boundary=ok)
     with pytest.raises(ValueError, match=r"`variant`.*'x'"):
         optimal_mechanism(G, epsilon=1.0, boundary=ok, variant="x")
-    with pytest.raises(TypeError, match=r"`graph` must be a RainbowGraph.*Graph"):
+    with pytest.raises(TypeError, match=r"`G` must be a RainbowGraph.*Graph"):
         optimal_mechanism(nx.Graph(), epsilon=1.0, boundary=ok)
 
 

@@ -172,7 +172,7 @@ def test_bad_inputs() -> None:
         utility_from_ranks(g, [0, 1, 2])
     with pytest.raises(ValueError, match=r"`weights` must be a vector of 3 numbers"):
         utility_from_ranks(g, [1, 0])
-    with pytest.raises(TypeError, match=r"`graph` must be a RainbowGraph, got graph=str"):
+    with pytest.raises(TypeError, match=r"`G` must be a RainbowGraph, got G=str"):
         utility_from_ranks("G", [1, 0, 0])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"`utility` must have shape \(2, 3\) or \(3,\)"):
         expected_utility(m, np.ones((3, 3)))
