@@ -7,10 +7,10 @@ mechanisms in closed form or by linear / mixed-integer programming.
 """
 
 from . import builders, exceptions, noise, plot
+from ._compare import Comparison, compare
 from ._format import format_down, format_up
 from ._sensitivity import Sensitivity, sensitivity
 from ._verify.certify import Certificate, Verdict, certify, exp_bounds
-from .compare import Comparison, compare
 from .exceptions import (
     GraphFileError,
     InfeasibleDesignError,
@@ -54,6 +54,7 @@ from .order import (
 from .privacy import (
     VerificationReport,
     are_close,
+    dp_delta,
     epsilon_for_delta,
     hockey_stick,
     pdp_delta,
@@ -100,6 +101,7 @@ __all__ = [
     "distances_to_boundary",
     "distributed",
     "dominates",
+    "dp_delta",
     "epsilon_for_delta",
     "exceptions",
     "exp_bounds",

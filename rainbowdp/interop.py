@@ -140,7 +140,7 @@ class Pair:
     Examples
     --------
     >>> P = Pair("d", "d'", [0.75, 0.25], [0.25, 0.75])
-    >>> P.outputs, P.delta(0.0), P.epsilon(0.0) >= math.log(3)
+    >>> P.outputs, P.dp_delta(0.0), P.epsilon(0.0) >= math.log(3)
     ((0, 1), 0.5, True)
     """
 
@@ -187,6 +187,11 @@ class Pair:
         object.__setattr__(self, "one_way", bool(self.one_way))
         object.__setattr__(self, "neighbours", bool(self.neighbours))
 
+    @property
+    def _outputs(self) -> tuple:
+        """:attr:`outputs`, set (to a tuple) by the constructor."""
+        return self.outputs if self.outputs is not None else tuple(range(self.p_a.shape[0]))
+
     @cached_property
     def mechanism(self) -> Mechanism:
         """The pair as a mechanism on a two-node graph: one edge ``a -- b``, or the arc
@@ -202,7 +207,7 @@ class Pair:
         """
         g = RainbowGraph.from_edges(
             [[0, 1]],
-            outputs=self.outputs,
+            outputs=self._outputs,
             rainbow_table=self.order,
             rainbow_ids=[0, 1],
             nodes=[self.a, self.b],
@@ -210,12 +215,14 @@ class Pair:
         )
         return Mechanism(g, np.stack([self.p_a, self.p_b]))
 
-    def delta(self, epsilon: float) -> float:
+    def dp_delta(self, epsilon: float) -> float:
         r"""The smallest δ at ε for this pair (both constrained orders), never under-reported:
-        :func:`~rainbowdp.privacy.privacy_profile` of the two PMFs (the same number as for
-        :attr:`mechanism`, without building it)."""
+        :func:`~rainbowdp.privacy.privacy_profile` of the two PMFs (the same number as
+        :func:`~rainbowdp.privacy.dp_delta` of :attr:`mechanism`, without building it)."""
         eps = [check_epsilon(epsilon)]
         return float(privacy_profile((self.p_a, self.p_b), eps, one_way=self.one_way)[0])
+
+    delta = dp_delta  # old name, kept as an alias
 
     def epsilon(self, delta: float) -> float:
         """The smallest ε at δ for this pair, rounded up and proved:
@@ -257,7 +264,7 @@ class Pair:
         rows = [
             [short_repr(o, 20), f"{x:.6g}", f"{y:.6g}"]
             for o, x, y in zip(
-                self.outputs[:20], self.p_a[:20].tolist(), self.p_b[:20].tolist(), strict=True
+                self._outputs[:20], self.p_a[:20].tolist(), self.p_b[:20].tolist(), strict=True
             )
         ]
         return html_table(
@@ -411,7 +418,7 @@ def worst_pair(
     >>> P = worst_pair(M, epsilon=0.05)
     >>> (P.a, P.b), P.p_a.tolist(), P.p_b.tolist()
     ((1, 2), [0.55, 0.45], [0.6, 0.4])
-    >>> P.delta(0.05) == verify(M, epsilon=0.05).delta_required
+    >>> P.dp_delta(0.05) == verify(M, epsilon=0.05).delta_required
     True
     >>> P = worst_pair(M, delta=0.0)
     >>> P.epsilon(0.0) == epsilon_for_delta(M, 0.0)

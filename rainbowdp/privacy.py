@@ -14,7 +14,7 @@ both directions, in chunks of edges so that memory stays bounded.
 
 **Soundness.** Every number reported here errs only in the safe direction
 (``docs/verification.md``):
-``verify(...).delta_required``, :func:`privacy_profile`, :func:`hockey_stick`,
+``verify(...).delta_required``, :func:`dp_delta`, :func:`privacy_profile`, :func:`hockey_stick`,
 :func:`epsilon_for_delta` and :func:`pdp_delta` return floats *at least* the exact value for the
 stored (dyadic rational) probabilities and the real :math:`e^\epsilon`, computed with the
 rigorous filters and exact integer arithmetic of :mod:`rainbowdp._verify.exact`. The verdicts of
@@ -61,7 +61,7 @@ from ._verify.exact import (
     enclose,
     enclose_exp,
     float_error_of,
-    pdp_leakage_upper,
+    pdp_delta_upper,
 )
 from ._verify.kernels import (
     directed_divergences,
@@ -76,6 +76,7 @@ from .mechanism import Mechanism, check_mechanism
 __all__ = [
     "VerificationReport",
     "are_close",
+    "dp_delta",
     "epsilon_for_delta",
     "float_error_bound",
     "hockey_stick",
@@ -208,19 +209,19 @@ class VerificationReport:
     def _repr_html_(self) -> str:
         return report_html(self, int(self.edge_deltas.shape[0]))
 
-    def to_pandas(self, graph: Any = None) -> Any:
+    def to_pandas(self, G: Any = None) -> Any:
         """The per-edge table: one row per edge, its δ required at :attr:`epsilon`.
 
         Parameters
         ----------
-        graph : RainbowGraph, optional
+        G : RainbowGraph, optional
             The verified mechanism's graph: adds the columns ``u`` and ``v`` (the nodes of
-            each edge, as in ``graph.edges``).
+            each edge, as in ``G.edges``).
 
         Returns
         -------
         pandas.DataFrame
-            Columns ``edge`` (the row of ``graph.edges``), ``u``, ``v`` (with ``graph``),
+            Columns ``edge`` (the row of ``G.edges``), ``u``, ``v`` (with ``G``),
             ``delta`` (:attr:`edge_deltas`) and ``violates``
             (``delta > self.delta + self.tolerance``).
 
@@ -229,7 +230,7 @@ class VerificationReport:
         ImportError
             If pandas is not installed.
         ParameterError
-            If ``graph`` does not have one edge per entry of :attr:`edge_deltas`.
+            If ``G`` does not have one edge per entry of :attr:`edge_deltas`.
 
         Examples
         --------
@@ -249,15 +250,15 @@ class VerificationReport:
             {"edge": e, "delta": d, "violates": d > limit} for e, d in enumerate(deltas)
         ]
         columns = ["edge", "delta", "violates"]
-        if graph is not None:
-            check_graph(graph, "graph")
-            if graph.n_edges != len(deltas):
+        if G is not None:
+            check_graph(G, "G")
+            if G.n_edges != len(deltas):
                 raise ParameterError(
-                    f"`graph` must be the verified mechanism's graph, with {len(deltas)} "
-                    f"edges, got a graph with {graph.n_edges} edges."
+                    f"`G` must be the verified mechanism's graph, with {len(deltas)} "
+                    f"edges, got a graph with {G.n_edges} edges."
                 )
-            nodes = graph.nodes
-            for rec, (u, v) in zip(records, graph.edges.tolist(), strict=True):
+            nodes = G.nodes
+            for rec, (u, v) in zip(records, G.edges.tolist(), strict=True):
                 rec["u"], rec["v"] = nodes[u], nodes[v]
             columns = ["edge", "u", "v", "delta", "violates"]
         return dataframe(records, columns, "VerificationReport.to_pandas()")
@@ -430,6 +431,41 @@ def privacy_profile(
     return profile_core(m.probabilities, m.graph.edges, m.graph.directed, eps, m)
 
 
+def dp_delta(mechanism: Mechanism, epsilon: float) -> float:
+    r"""The exact (ε, δ)-DP δ of ``mechanism`` at one ε, rounded up.
+
+    :math:`\delta(\epsilon) = \max_{d \sim d'} H_{e^\epsilon}(P_d \| P_{d'})` over both
+    orders of every edge (one order for the arcs of a directed graph): the smallest δ for which
+    the mechanism is (ε, δ)-DP (Gu et al., Definition 2). It is the privacy profile at one point,
+    :func:`privacy_profile` ``(mechanism, [epsilon])[0]``, and the same number as
+    ``verify(mechanism, epsilon=epsilon).delta_required``: the smallest float at least the exact
+    value for the stored probabilities and the real :math:`e^\epsilon` (never under-reported).
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        The mechanism.
+    epsilon : float
+        ε >= 0 (finite).
+
+    Returns
+    -------
+    float
+        δ(ε), at least the exact value.
+
+    Examples
+    --------
+    >>> import math
+    >>> from rainbowdp.graph import RainbowGraph
+    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> M = Mechanism(G, [[0.75, 0.25], [0.25, 0.75]])
+    >>> dp_delta(M, 0.0), dp_delta(M, math.log(3))
+    (0.5, 0.0)
+    """
+    m = check_mechanism(mechanism)
+    return float(privacy_profile(m, np.array([check_epsilon(epsilon)]))[0])
+
+
 def epsilon_for_delta(mechanism: Any, delta: Any, *, one_way: bool = False) -> Any:
     r"""The smallest ε for which ``mechanism`` is (ε, δ)-DP, rounded up and proved.
 
@@ -534,7 +570,7 @@ def pdp_delta(mechanism: Mechanism, epsilon: float) -> float:
     if edges.shape[0] == 0:
         return 0.0
     if m.graph.directed:  # arcs: one order only
-        return pdp_leakage_upper(p, edges[:, 0], edges[:, 1], enc)
+        return pdp_delta_upper(p, edges[:, 0], edges[:, 1], enc)
     a = np.concatenate([edges[:, 0], edges[:, 1]])
     b = np.concatenate([edges[:, 1], edges[:, 0]])
-    return pdp_leakage_upper(p, a, b, enc)
+    return pdp_delta_upper(p, a, b, enc)

@@ -273,8 +273,8 @@ def sweep(
         futures = {pool.submit(_call, fn, pt): i for i, pt in enumerate(pts)}
         try:
             for fut in cf.as_completed(futures):
-                exc = fut.exception()
-                settle(futures[fut], None if exc is not None else fut.result(), exc)
+                raised = fut.exception()
+                settle(futures[fut], None if raised is not None else fut.result(), raised)
         except BaseException:
             for other in futures:
                 other.cancel()
@@ -289,12 +289,12 @@ def sweep(
 
 # ---------------------------------------------------------------------- design over a grid
 def _design_point(
-    method: str, graph: Any, options: Mapping[str, Any], epsilon: float, delta: float
+    method: str, G: Any, options: Mapping[str, Any], epsilon: float, delta: float
 ) -> Any:
     """One design of :func:`design_sweep` (module level, so that it pickles)."""
     from . import design
 
-    return getattr(design, method)(graph, epsilon=epsilon, delta=delta, **options)
+    return getattr(design, method)(G, epsilon=epsilon, delta=delta, **options)
 
 
 def _check_grid(values: Any, name: str, check: Callable[[Any, str], float]) -> np.ndarray:
@@ -424,7 +424,7 @@ class DesignGrid:
 
 
 def design_sweep(
-    graph: Any,
+    G: Any,
     epsilons: Sequence[float] | np.ndarray,
     deltas: Sequence[float] | np.ndarray = (0.0,),
     *,
@@ -437,13 +437,13 @@ def design_sweep(
 ) -> DesignGrid:
     """Design an optimal mechanism at every (ε, δ) of a grid, in parallel.
 
-    Each point is ``rainbowdp.design.lp(graph, epsilon=e, delta=d, **options)`` (or
+    Each point is ``rainbowdp.design.lp(G, epsilon=e, delta=d, **options)`` (or
     :func:`~rainbowdp.design.milp`), run by :func:`sweep`; every design is certified private
     as the designer's own result is.
 
     Parameters
     ----------
-    graph : RainbowGraph
+    G : RainbowGraph
         The rainbow graph (pickled to each task for processes or a cluster).
     epsilons : array_like of float
         The ε axis (each >= 0).
@@ -482,7 +482,7 @@ def design_sweep(
         raise ParameterError(f'`method` must be "lp" or "milp", got method={method!r}.')
     eps = _check_grid(epsilons, "epsilons", lambda v, n: check_epsilon(v, n, finite_exp=True))
     dls = _check_grid(deltas, "deltas", check_delta)
-    fn = functools.partial(_design_point, method, graph, dict(options))
+    fn = functools.partial(_design_point, method, G, dict(options))
     points = [{"epsilon": float(e), "delta": float(d)} for e in eps for d in dls]
     flat = sweep(
         fn,

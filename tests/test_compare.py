@@ -1,4 +1,4 @@
-"""Tests of rainbowdp.compare: one table of privacy and utility for several mechanisms."""
+"""Tests of rainbowdp.compare (module rainbowdp._compare): privacy and utility in one table."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_bad_inputs():
 # ------------------------------------------------------------------ objects that read well
 def test_utility_is_a_sum_over_nodes_and_the_mean_is_offered():
     pd = pytest.importorskip("pandas")
-    from rainbowdp.compare import UTILITY_MEAN_COLUMN, UTILITY_SUM_COLUMN
+    from rainbowdp._compare import UTILITY_MEAN_COLUMN, UTILITY_SUM_COLUMN
 
     mechs = {k: Mechanism(G, v) for k, v in ROWS.items()}
     u = [2.0, 1.0, 0.0]

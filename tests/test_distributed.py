@@ -191,7 +191,8 @@ def test_rows_reach_the_workers_aligned():
     # be misaligned, so it is realigned once, when unpickled
     import pickle
 
-    from rainbowdp.distributed import _aligned_rows, _Rows
+    from rainbowdp._dask_io import Rows as _Rows
+    from rainbowdp._dask_io import aligned_rows as _aligned_rows
 
     raw = np.zeros(8 * 6 + 1, dtype=np.uint8)[1:].view(np.float64).reshape(3, 2)
     raw[:] = P3

@@ -129,12 +129,12 @@ def test_pair_mechanism_keeps_the_constrained_directions():
     M = _random_mechanism(2, directed=True)
     one = interop.pair(M, 0, 1)
     assert one.mechanism.graph.directed
-    assert one.delta(0.2) == hockey_stick(one.p_a, one.p_b, 0.2)
+    assert one.dp_delta(0.2) == hockey_stick(one.p_a, one.p_b, 0.2)
     U = _random_mechanism(2)
     two = interop.pair(U, 1, 0)
     assert (two.a, two.b) == (1, 0) and not two.mechanism.graph.directed
     expect = max(hockey_stick(two.p_a, two.p_b, 0.2), hockey_stick(two.p_b, two.p_a, 0.2))
-    assert two.delta(0.2) == expect
+    assert two.dp_delta(0.2) == expect
 
 
 @pytest.mark.parametrize("directed", [False, True])
@@ -144,7 +144,7 @@ def test_worst_pair_at_epsilon_is_the_verifier_witness(directed, epsilon):
     rep = verify(M, epsilon=epsilon)
     P = interop.worst_pair(M, epsilon)
     assert (P.a, P.b) == rep.worst_edge
-    assert P.delta(epsilon) == rep.delta_required
+    assert P.dp_delta(epsilon) == rep.delta_required
     # the direction reported is the larger one: H(P_a || P_b) is the reported delta
     assert hockey_stick(P.p_a, P.p_b, epsilon) == rep.delta_required
     assert P.one_way == (directed and {P.a, P.b} not in ({2, 3}, {4, 5}))
@@ -241,7 +241,7 @@ def test_geometric_on_a_count_path(pld):
     for eps in [0.3, 0.9]:
         P = interop.worst_pair(M, eps)
         exact = _profile(M, eps)
-        assert exact > 0 and P.delta(eps) == exact
+        assert exact > 0 and P.dp_delta(eps) == exact
         got = float(interop.to_dp_accounting(P).get_delta_for_epsilon(eps))
         assert exact <= got <= _profile(M, eps - D)
         one = interop.compose(M, 1, eps)  # every distinct pair, not only the worst
@@ -436,7 +436,7 @@ def test_composition_text_rounds_the_solved_number_up(solved_for):
 def test_pair_built_by_hand_is_validated():
     P = interop.Pair("d", "e", np.array([0.5, 0.5]), [1.0, 0.0])
     assert P.outputs == (0, 1) and P.order.tolist() == [[0, 1], [0, 1]]
-    assert not P.p_a.flags.writeable and P.delta(0.0) == 0.5
+    assert not P.p_a.flags.writeable and P.dp_delta(0.0) == 0.5
     with pytest.raises(ParameterError, match="`p_b` must have 2 entries"):
         interop.Pair(0, 1, [0.5, 0.5], [1.0, 0.0, 0.0])
     with pytest.raises(ParameterError, match="`p_a` must sum to 1"):
@@ -449,3 +449,8 @@ def test_pair_built_by_hand_is_validated():
         interop.Pair(0, 1, [0.5, 0.5], [0.5, 0.5], order=[[0, 0], [0, 1]])
     with pytest.raises(ParameterTypeError, match="`one_way` must be a bool"):
         interop.Pair(0, 1, [0.5, 0.5], [0.5, 0.5], one_way="yes")
+
+
+def test_pair_delta_is_kept_as_the_old_name_of_dp_delta():
+    P = interop.Pair("d", "d'", [0.75, 0.25], [0.25, 0.75])
+    assert interop.Pair.delta is interop.Pair.dp_delta and P.delta(0.0) == P.dp_delta(0.0) == 0.5

@@ -66,7 +66,7 @@ def test_diffprivlib_rule_gives_the_libraries_sigma(request_, reported):
 def test_unsound_diffprivlib_answers_are_detected(request_, reported):
     eps, delta = request_
     sigma, exact_reported, digits = reported
-    b = pr.discrete_gaussian_delta(sigma, eps)
+    b = pr.discrete_gaussian_dp_delta(sigma, eps)
     assert delta < b.lower <= b.upper  # proved: the stated (eps, delta) fails
     assert b.upper - b.lower <= 1e-12 * b.upper
     for bound in (b.lower, b.upper):  # the reported exact delta, to its printed digits
@@ -76,8 +76,8 @@ def test_unsound_diffprivlib_answers_are_detected(request_, reported):
 
 def test_the_bounds_enclose_independent_computations():
     for sigma, eps in [(0.6, 2.0), (1.0, 1.0), (2.5, 0.3), (17.404441833496094, 0.1)]:
-        b = pr.discrete_gaussian_delta(sigma, eps)
-        for other in (_fsum_delta(sigma, eps), DiscreteGaussian(sigma=sigma).delta_at(eps)):
+        b = pr.discrete_gaussian_dp_delta(sigma, eps)
+        for other in (_fsum_delta(sigma, eps), DiscreteGaussian(sigma=sigma).dp_delta(eps)):
             assert b.lower * (1 - 1e-12) <= other <= b.upper * (1 + 1e-12)
 
 
@@ -87,15 +87,15 @@ def test_clamping_at_the_threshold_loses_nothing():
     sigma, eps = 1.4644103050231934, 2.0
     G = count_path(1, outputs=range(-30, 31))
     wide = rdp.privacy_profile(discrete_gaussian(G, sigma=sigma, sensitivity=1), [eps])[0]
-    b = pr.discrete_gaussian_delta(sigma, eps)
+    b = pr.discrete_gaussian_dp_delta(sigma, eps)
     assert abs(wide - b.upper) <= 1e-15
 
 
 def test_sensitivity_takes_the_worst_shift():
     sigma, eps = 3.0, 0.5
-    b2 = pr.discrete_gaussian_delta(sigma, eps, sensitivity=2)
+    b2 = pr.discrete_gaussian_dp_delta(sigma, eps, sensitivity=2)
     assert b2.lower <= _fsum_delta(sigma, eps, shift=2) <= b2.upper
-    assert b2.lower > pr.discrete_gaussian_delta(sigma, eps).upper  # shift 2 leaks more
+    assert b2.lower > pr.discrete_gaussian_dp_delta(sigma, eps).upper  # shift 2 leaks more
 
 
 def test_about_half_of_diffprivlibs_answers_are_unsound():
@@ -103,7 +103,9 @@ def test_about_half_of_diffprivlibs_answers_are_unsound():
     unsound = conservative = 0
     for eps in (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0):
         for delta in (1e-3, 1e-5, 1e-6, 1e-9):
-            b = pr.discrete_gaussian_delta(pr.diffprivlib_gaussian_discrete_sigma(eps, delta), eps)
+            b = pr.discrete_gaussian_dp_delta(
+                pr.diffprivlib_gaussian_discrete_sigma(eps, delta), eps
+            )
             unsound += b.lower > delta
             conservative += b.upper <= delta
             assert b.lower <= delta * (1 + 3.9e-5) and b.upper >= delta * (1 - 2.1e-4)
@@ -132,8 +134,8 @@ def test_opendp_claims_are_conservative_and_the_exact_epsilon_is_near_exact(rows
         sigma = float(r.setting.split()[2].rstrip(","))
         assert r.exact_upper < r.stated and r.verdict == "conservative"
         # the proved bound is within 1e-9 of the exact epsilon: delta just below it fails
-        assert pr.discrete_gaussian_delta(sigma, r.exact_upper - 1e-9).lower > r.at
-        assert pr.discrete_gaussian_delta(sigma, r.exact_upper).upper <= r.at
+        assert pr.discrete_gaussian_dp_delta(sigma, r.exact_upper - 1e-9).lower > r.at
+        assert pr.discrete_gaussian_dp_delta(sigma, r.exact_upper).upper <= r.at
     margins = [r.excess for r in od]
     assert 0.017 <= min(margins) < 0.018 and 0.404 <= max(margins) < 0.405  # docs: 1.7 %, 40.4 %
     big = [r.excess for r in od if not r.setting.startswith(("σ = 0.5,", "σ = 1,"))]
@@ -201,12 +203,20 @@ def test_verdicts_of_the_page(rows):
 @pytest.mark.parametrize(
     ("call", "error", "needle"),
     [
-        (lambda: pr.discrete_gaussian_delta(0.0, 1.0), ValueError, "sigma=0.0"),
-        (lambda: pr.discrete_gaussian_delta(1.0, -1.0), ValueError, "epsilon=-1.0"),
-        (lambda: pr.discrete_gaussian_delta("1", 1.0), TypeError, "sigma='1'"),
+        (lambda: pr.discrete_gaussian_dp_delta(0.0, 1.0), ValueError, "sigma=0.0"),
+        (lambda: pr.discrete_gaussian_dp_delta(1.0, -1.0), ValueError, "epsilon=-1.0"),
+        (lambda: pr.discrete_gaussian_dp_delta("1", 1.0), TypeError, "sigma='1'"),
         (lambda: pr.discrete_gaussian_epsilon(1.0, 1.0), ValueError, "delta=1.0"),
-        (lambda: pr.discrete_gaussian_delta(1.0, 1.0, sensitivity=0), ValueError, "sensitivity=0"),
-        (lambda: pr.discrete_gaussian_delta(1.0, 1.0, sensitivity=1.5), TypeError, "sensitivity"),
+        (
+            lambda: pr.discrete_gaussian_dp_delta(1.0, 1.0, sensitivity=0),
+            ValueError,
+            "sensitivity=0",
+        ),
+        (
+            lambda: pr.discrete_gaussian_dp_delta(1.0, 1.0, sensitivity=1.5),
+            TypeError,
+            "sensitivity",
+        ),
         (lambda: pr.diffprivlib_gaussian_discrete_sigma(0.0, 1e-3), ValueError, "epsilon=0.0"),
         (lambda: pr.diffprivlib_exponential_rr(1.0, 1), ValueError, "k=1"),
         (lambda: pr.diffprivlib_exponential_rr(1.0, True), TypeError, "k=True"),
@@ -218,3 +228,7 @@ def test_verdicts_of_the_page(rows):
 def test_bad_input_names_the_parameter(call, error, needle):
     with pytest.raises(error, match=re.escape(needle)):
         call()
+
+
+def test_discrete_gaussian_delta_is_kept_as_the_old_name():
+    assert pr.discrete_gaussian_delta is pr.discrete_gaussian_dp_delta

@@ -458,3 +458,50 @@ def test_tradeoff_bad_arguments(sweep):
         tradeoff_sweep(builders, [math.nan])
     with pytest.raises(ParameterError, match="delta"):
         tradeoff_sweep(builders, [1.0], delta=2.0)
+
+
+# ---------------------------------------------------------------------- matplotlib is optional
+def test_a_missing_matplotlib_is_reported_with_the_extra_that_installs_it(monkeypatch):
+    import sys
+
+    from rainbowdp.plot import draw_rainbow_graph, output_colors
+
+    G = rdp.RainbowGraph.line(["yes", "no"], 2)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
+    hint = re.escape('pip install "rainbowdp[plot]"')
+    with pytest.raises(ImportError, match=hint):
+        draw_rainbow_graph(G)
+    with pytest.raises(ImportError, match=hint):
+        output_colors(["a", "b"])
+
+
+def test_every_matplotlib_import_in_plot_is_lazy_and_checked():
+    """No module of rainbowdp.plot imports matplotlib at import time, and every function that
+    imports it calls require_matplotlib first (so a missing matplotlib names the extra)."""
+    import ast
+    from pathlib import Path
+
+    import rainbowdp.plot
+
+    def is_mpl(node: ast.AST) -> bool:
+        if isinstance(node, ast.Import):
+            return any(a.name.split(".")[0] == "matplotlib" for a in node.names)
+        return isinstance(node, ast.ImportFrom) and (node.module or "").startswith("matplotlib")
+
+    found = []
+    for path in sorted(Path(rainbowdp.plot.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{path.name}:{n.lineno}" for n in tree.body if is_mpl(n)]
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef) or fn.name == "require_matplotlib":
+                continue
+            body = [n for n in ast.walk(fn) if n is not fn]
+            imports = [n.lineno for n in body if is_mpl(n)]
+            checks = [
+                n.lineno
+                for n in body
+                if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "require_matplotlib"
+            ]
+            if imports and not (checks and min(checks) <= min(imports)):
+                found.append(f"{path.name}:{fn.name}")
+    assert found == []

@@ -18,6 +18,7 @@ from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import (
     are_close,
+    dp_delta,
     epsilon_for_delta,
     hockey_stick,
     pdp_delta,
@@ -25,6 +26,7 @@ from rainbowdp.privacy import (
     verify,
 )
 
+from .soundness_oracle import delta_star_bounds, scaled_rows
 from .strategies import deltas, epsilons, mechanisms
 
 
@@ -57,6 +59,22 @@ def test_verify_equals_brute_force_over_events(M, eps, delta):
         attained = p[u, s].sum() - math.exp(eps) * p[v, s].sum()
         assert attained == pytest.approx(rep.delta_required, abs=1e-12)
         assert np.allclose(rep.edge_deltas.max(), rep.delta_required)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    mechanisms(max_nodes=6, max_outputs=4),
+    st.one_of(epsilons, st.floats(0.0, 800.0, allow_nan=False, allow_infinity=False)),
+)
+def test_dp_delta_is_the_one_point_profile_rounded_up(M, eps):
+    d = dp_delta(M, eps)
+    assert isinstance(d, float)
+    assert d == privacy_profile(M, [eps])[0] == verify(M, epsilon=eps).delta_required
+    # the exact oracle: lower <= delta* <= upper; the value is at least delta* (sound) and is
+    # the smallest float at least the exact value (tight)
+    lo, hi = delta_star_bounds(scaled_rows(M.probabilities.tolist()), M.graph.edges.tolist(), eps)
+    assert Fraction(d) >= lo
+    assert d == 0.0 or Fraction(np.nextafter(d, -np.inf)) < hi
 
 
 @settings(max_examples=100, deadline=None)

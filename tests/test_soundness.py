@@ -359,7 +359,8 @@ TAU = Fraction(1, 2**1074)
 
 
 def float_error_formula(rows: list[list[int]], q: int, lo: Fraction, hi: Fraction, x_hat: float):
-    r"""The documented η of ``Certificate.float_error`` (certify, Notes), from exact row sums:
+    r"""The documented η of ``Certificate.float_error`` (docs/verification.md, "Certification:
+    the proof"), from exact row sums:
     (q + 2) u (S + q τ)(1 + 2^-30) + (max(U, x̂) − min(L, x̂)) / min(L, x̂) · S."""
     s = max(Fraction(sum(r), 1 << 1074) for r in rows)
     xf = Fraction(x_hat)

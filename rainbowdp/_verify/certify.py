@@ -16,8 +16,9 @@ and both sides are exact rationals. The answer is one of three verdicts: ``"priv
 exact δ required lies in the tolerance band, where the float verdict is not a proof either way).
 
 Exact arithmetic over millions of edges is slow, so most edges are settled by two rigorous float
-filters (see :func:`certify`, Notes); only the edges that they cannot settle, and the float worst
-edge, are recomputed with Python integers.
+filters; only the edges that they cannot settle, and those near the float maximum, are recomputed
+with Python integers. The proof is in ``docs/verification.md``, section "Certification: the
+proof".
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from ..mechanism import Mechanism, check_mechanism
 from .exact import (
     EXP_BITS,
     P_SHIFT,
+    ExpEnclosure,
     certified_zero,
     enclose_exp,
     exact_divergences,
@@ -217,6 +219,26 @@ def certify(
 ) -> Certificate:
     r"""Certify (ε, δ)-DP of ``mechanism`` in exact rational arithmetic.
 
+    Decides for the exact rationals of the stored probabilities and the real :math:`e^\epsilon`
+    whether :math:`\delta^* = \max_{d\sim d'}\max\{H_{e^\epsilon}(P_d\|P_{d'}),
+    H_{e^\epsilon}(P_{d'}\|P_d)\} \le \delta` (Gu et al., Definition 2; one order for the arcs of
+    a directed graph), from the rational bounds :math:`H_U \le H_{e^\epsilon} \le H_L` with
+    :math:`L \le e^\epsilon \le U` from :func:`exp_bounds`. The verdict is
+
+    * ``"private"`` iff ``delta_upper <= delta``: proved (ε, δ)-DP, no tolerance;
+    * ``"not private"`` iff ``delta_lower > threshold`` (about δ + ``tol`` +
+      2 ``float_error_bound(q)``): proved, and beyond the float verifier's tolerance, so a float
+      verdict "private" of :func:`~rainbowdp.privacy.verify` is never contradicted;
+    * ``"undecided"`` otherwise.
+
+    Most edges are settled by two rigorous float filters (a float divergence at most δ minus its
+    proved error bound η, or every output proved to satisfy :math:`P(v) \le L\,Q(v)`); the rest,
+    and every edge within 2η of the float maximum, are recomputed with Python integers, so both
+    modes give the same verdict and the same ``delta_lower``. For ε >= 746 the divergences are
+    the P-mass where Q vanishes and the certificate is exact. The proof of each step (η, the
+    filters, the large-ε stand-in, the band of the maximum) is in ``docs/verification.md``,
+    section "Certification: the proof".
+
     Parameters
     ----------
     mechanism : Mechanism
@@ -243,88 +265,6 @@ def certify(
         wrong type.
     ValueError
         If ``epsilon``, ``delta`` or ``tol`` is out of range.
-
-    Notes
-    -----
-    **Exact quantity.** :math:`\delta^* = \max_{d\sim d'}\max\{H_x(P_d\|P_{d'}),
-    H_x(P_{d'}\|P_d)\}` at :math:`x = e^\epsilon`, the smallest δ for which the stored mechanism
-    is (ε, δ)-DP (Gu et al., Definition 2). With :math:`L \le x \le U` from
-    :func:`exp_bounds` and H non-increasing in x, every directed edge has
-    :math:`H_U \le H_x \le H_L`, computed exactly with Python integers (probabilities scaled by
-    :math:`2^{1074}`, L and U by :math:`2^{200}`).
-
-    **Verdicts.** Let q be the number of outputs, :math:`\beta` = ``float_error_bound(q)`` and
-    :math:`\eta` = ``float_error`` (below), and let
-    :math:`t = \mathrm{fl}(\delta + \mathrm{fl}(\text{tol} + \beta))` be the number ``verify``
-    compares each float edge divergence :math:`\hat H` with. Then
-
-    * ``"private"`` iff ``delta_upper`` :math:`\le \delta`: proved (ε, δ)-DP, no tolerance.
-    * ``"not private"`` iff ``delta_lower`` :math:`> t + \max(\eta, \beta)` (``threshold``,
-      about :math:`\delta + \text{tol} + 2\beta`).
-    * ``"undecided"`` otherwise: :math:`\delta^*` may lie in the band
-      :math:`(\delta, t + \max(\eta, \beta)]`.
-
-    A float verdict "private" is never contradicted: it means :math:`\hat H \le t` on every
-    directed edge, hence :math:`H_y \le t + \eta` for all :math:`y \in [L, U]` and every edge,
-    so no lower bound exceeds ``threshold``.
-
-    **Float error bound** :math:`\eta`. ``verify`` evaluates :math:`\hat H` at
-    :math:`\hat x = m\,2^k` (:func:`rainbowdp._verify.kernels.scaled_exp`: ``math.exp(epsilon)`` up
-    to ε = 700, a scaled float above, so that no product overflows; :math:`2^k Q` is exact and the
-    product rounds once). Per output, with unit round-off :math:`u = 2^{-53}` and absolute
-    underflow error :math:`\tau \le 2^{-1075}`, the computed
-    :math:`\max\{\mathrm{fl}(P - \mathrm{fl}(\hat x Q)), 0\}` differs from
-    :math:`\max\{P - \hat xQ, 0\}` by at most :math:`2u(1 + 4u)P + 2\tau` (a non-zero term has
-    :math:`\hat x Q \le (P + \tau)/(1 - u)`; the product and the difference each underflow by
-    at most τ), and the sum of q non-negative terms adds
-    :math:`\gamma_{q-1} \le (q-1)u(1 + 2^{-32})` times their sum :math:`\le S`, the largest row
-    sum. Moving x from :math:`\hat x` to any :math:`y \in [L, U]` changes H by at most
-    :math:`|y - \hat x|\, Q(\{P > m Q\}) \le |y - \hat x|\, S / m` with
-    :math:`m = \min(L, \hat x)`. Hence
-
-    .. math::
-
-        \eta = (q + 2)\,u\,S\,(1 + 2^{-30}) + 2q\tau
-               + \frac{\max(U, \hat x) - \min(L, \hat x)}{\min(L, \hat x)}\,S
-
-    (S rounded up). When ``math.exp`` is faithful, :math:`\eta \le \beta`.
-
-    **Large ε.** Every positive float64 probability is at least :math:`2^{-1074}` and every
-    entry is below 2, so for :math:`e^\epsilon \ge 2^{1075}` (ε >= 746 is used) every term with
-    :math:`Q(v) > 0` is negative and :math:`H` is the P-mass where Q vanishes, whatever ε. There
-    ``exp_lower == exp_upper == 2**2200`` -- a stand-in with the same divergences, not a bound
-    on :math:`e^\epsilon` -- and the certificate is exact; no cost grows with ε.
-
-    **Filter (default mode).** A directed edge needs no exact work if either
-
-    1. :math:`\hat H \le c`, the largest float with :math:`c + \eta \le \delta`: then
-       :math:`H_y \le \delta` for all :math:`y \in [L, U]` (so also in exact mode), and
-       :math:`\max(\hat H - \eta, 0) \le H_y \le \hat H + \eta`;
-    2. for every output :math:`P(v) \le \mathrm{pred}(\mathrm{fl}(\ell Q(v)))`, where
-       :math:`\ell \le L` is a float and pred the next float towards 0: round-to-nearest gives
-       :math:`\ell Q(v) > \mathrm{pred}(\mathrm{fl}(\ell Q(v)))` (also for subnormals and
-       overflow), so :math:`P(v) \le L Q(v)` and :math:`H_L = H_U = 0` exactly. This settles
-       pure-DP checks (δ = 0) with slack without exact work.
-
-    Edges whose two directions are settled are *filtered*; all others, and the edge with the
-    largest :math:`\hat H`, are recomputed exactly (``edges_checked_exactly``). Filtered edges
-    have :math:`H_L \le \delta` and :math:`H_U \le \delta \le` ``threshold``, so they can neither
-    prevent "private" nor cause "not private": both modes give the same verdict. The largest
-    filtered lower bound :math:`\hat H - \eta` is at most the exact :math:`H_U` of the float worst
-    edge, so ``delta_lower`` is exact-mode quality; ``delta_upper`` takes
-    :math:`\max(\hat H + \eta)` over filtered edges, and can exceed the exact-mode value by at
-    most :math:`2\eta` while staying :math:`\le \delta`.
-
-    **Early proof of a violation.** If the float worst edge has :math:`\hat H - \eta >`
-    ``threshold``, the verdict is "not private" in both modes (its :math:`H_U` exceeds
-    ``threshold``); then no edge needs recomputing for the verdict, and every edge outside the
-    band below contributes :math:`\hat H + \eta` to ``delta_upper``.
-
-    **The band of the maximum.** In both cases every edge whose float divergence is within
-    :math:`2\eta` of the float maximum :math:`\hat H(w)` is recomputed exactly (unless it is
-    certified exactly zero): the exact maximiser :math:`e^*` of :math:`H_U` satisfies
-    :math:`\hat H(e^*) \ge H_U(e^*) - \eta \ge H_U(w) - \eta \ge \hat H(w) - 2\eta`, so it is
-    among them, and ``delta_lower`` equals the exact-mode value.
 
     References
     ----------
@@ -354,109 +294,133 @@ def certify(
     g = mechanism.graph
     p = mechanism.probabilities
     edges = g.edges
-    q = g.n_outputs
     enc = enclose_exp(eps)
-    lo_num, hi_num, lo, hi = enc.lo_num, enc.hi_num, enc.lo, enc.hi
-    beta = float_error_bound(q)
+    beta = float_error_bound(g.n_outputs)
     eta = float_error(p, enc)
     verify_cut = dlt + (t + beta)  # the float number verify() compares with
     threshold = Fraction(verify_cut) + max(eta, Fraction(beta))
     d_frac = Fraction(dlt)
     n_e = edges.shape[0]
 
-    def result(
-        verdict: Verdict, lower: Fraction, upper: Fraction, worst: tuple | None, n_exact: int
-    ) -> Certificate:
-        return Certificate(
-            verdict, eps, dlt, t, lower, upper, worst, n_exact, threshold, lo, hi, eta
-        )
-
+    lower = upper = Fraction(0)
+    worst: tuple | None = None
     if n_e == 0:
-        return result(Verdict.PRIVATE, Fraction(0), Fraction(0), None, 0)
-
-    lower = Fraction(0)
-    upper = Fraction(0)
-    if exact:
+        check = np.arange(0)
+    elif exact:
         check = np.arange(n_e)
     else:
-        fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=g.directed)
-        cut = float_at_most(d_frac - eta) if d_frac >= eta else -1.0
-        worst_float = int(np.argmax(np.maximum(fwd, bwd)))
-        # Smallest float v with v - eta >= threshold: a divergence above it is a proof.
-        v_cut = -float_at_most(-(threshold + eta))
-        violated = bool(max(fwd[worst_float], bwd[worst_float]) > v_cut)
-        settled = []
-        bound = []
-        for h, a_col, b_col in ((fwd, 0, 1), (bwd, 1, 0)):
-            by_float = h <= cut
-            if violated:  # verdict settled: float bounds suffice away from the worst edge
-                settled.append(np.ones(n_e, dtype=bool))
-                bound.append(h)
-                continue
-            zero = np.zeros(n_e, dtype=bool)
-            need = np.flatnonzero(~by_float | (h == 0.0))  # h == 0: try to prove an exact 0
-            if need.size:
-                zero[need] = certified_zero(p, edges[need, a_col], edges[need, b_col], enc)
-            settled.append(by_float | zero)
-            # Largest float value whose edge bound is h +/- eta (zero-certified: exactly 0).
-            bound.append(np.where(by_float & ~zero, h, -np.inf))
-        filtered = settled[0] & settled[1]
-        filtered[worst_float] = False
-        # The exact maximiser e* of H_U is within 2 eta of the float maximum:
-        # h(e*) >= H_U(e*) - eta >= H_U(w) - eta >= h(w) - 2 eta. Recompute every such edge
-        # (bar those certified exactly zero), so delta_lower is the exact-mode value.
-        h_max = float(max(fwd[worst_float], bwd[worst_float]))
-        band_cut = float_at_most(Fraction(h_max) - 2 * eta)
-        near = np.maximum(fwd, bwd) >= band_cut
-        exact_zero = (bound[0] == -np.inf) & (bound[1] == -np.inf)
-        filtered &= ~(near & ~exact_zero)
-        if filtered.any():
-            top = float(
-                max(
-                    np.max(bound[0], where=filtered, initial=-np.inf),
-                    np.max(bound[1], where=filtered, initial=-np.inf),
-                )
-            )
-            if top > -math.inf:
-                upper = Fraction(top) + eta
-                lower = max(lower, Fraction(top) - eta)
-        check = np.flatnonzero(~filtered)
-
-    best_low = -1
-    best_up = -1
-    worst: tuple | None = None
+        check, lower, upper = _float_filter(p, edges, g.directed, enc, eta, d_frac, threshold)
     if check.size:
-        nodes_needed, inverse = np.unique(edges[check], return_inverse=True)
-        rows = int_rows(p[nodes_needed])
-        pairs = inverse.reshape(-1, 2)
-        for start in range(0, pairs.shape[0], _EXACT_CHUNK):
-            blk = pairs[start : start + _EXACT_CHUNK]
-            a, b = rows[blk[:, 0]], rows[blk[:, 1]]
-            f_lo = exact_divergences(a, b, hi_num)  # H_U: lower bound
-            f_up = exact_divergences(a, b, lo_num)  # H_L: upper bound
-            if g.directed:  # arcs: the reverse order is not constrained
-                b_lo = b_up = np.full(f_lo.shape, -1, dtype=object)
-            else:
-                b_lo = exact_divergences(b, a, hi_num)
-                b_up = exact_divergences(b, a, lo_num)
-            lows = np.where(b_lo > f_lo, b_lo, f_lo)
-            ups = np.where(b_up > f_up, b_up, f_up)
-            i = int(np.argmax(lows))
-            if lows[i] > best_low:
-                best_low = int(lows[i])
-                e = check[start + i]
-                u, v = int(edges[e, 0]), int(edges[e, 1])
-                if b_lo[i] > f_lo[i]:
-                    u, v = v, u
-                worst = (g.nodes[u], g.nodes[v])
-            best_up = max(best_up, int(ups.max()))
-        scale = 1 << (P_SHIFT + EXP_BITS)
-        lower = max(lower, Fraction(best_low, scale))
-        upper = max(upper, Fraction(best_up, scale))
+        low, up, w = _exact_pass(p, edges, check, g.directed, enc)
+        lower, upper = max(lower, low), max(upper, up)
+        worst = (g.nodes[w[0]], g.nodes[w[1]])
     if upper <= d_frac:
         verdict = Verdict.PRIVATE
     elif lower > threshold:
         verdict = Verdict.NOT_PRIVATE
     else:
         verdict = Verdict.UNDECIDED
-    return result(verdict, lower, upper, worst, int(check.size))
+    return Certificate(
+        verdict, eps, dlt, t, lower, upper, worst, int(check.size), threshold, enc.lo, enc.hi, eta
+    )
+
+
+def _float_filter(
+    p: np.ndarray,
+    edges: np.ndarray,
+    directed: bool,
+    enc: ExpEnclosure,
+    eta: Fraction,
+    d_frac: Fraction,
+    threshold: Fraction,
+) -> tuple[np.ndarray, Fraction, Fraction]:
+    """The edges :func:`certify` must recompute exactly, and the bounds of the others.
+
+    The float filter of ``docs/verification.md`` ("Certification: the proof"): an edge whose
+    two directions are settled by a float divergence at most δ - η or by a certified exact zero
+    is filtered, unless it is the float worst edge or within 2η of the float maximum (and not
+    exactly zero). Returns ``(check, lower, upper)``: the indices of the edges to recompute and
+    the bounds contributed by the filtered ones (``Fraction(0)`` when there are none).
+    """
+    n_e = edges.shape[0]
+    fwd, bwd = directed_divergences(p, edges, enc.m, enc.k, one_way=directed)
+    cut = float_at_most(d_frac - eta) if d_frac >= eta else -1.0
+    worst_float = int(np.argmax(np.maximum(fwd, bwd)))
+    # Smallest float v with v - eta >= threshold: a divergence above it is a proof.
+    v_cut = -float_at_most(-(threshold + eta))
+    violated = bool(max(fwd[worst_float], bwd[worst_float]) > v_cut)
+    settled = []
+    bound = []
+    for h, a_col, b_col in ((fwd, 0, 1), (bwd, 1, 0)):
+        by_float = h <= cut
+        if violated:  # verdict settled: float bounds suffice away from the worst edge
+            settled.append(np.ones(n_e, dtype=bool))
+            bound.append(h)
+            continue
+        zero = np.zeros(n_e, dtype=bool)
+        need = np.flatnonzero(~by_float | (h == 0.0))  # h == 0: try to prove an exact 0
+        if need.size:
+            zero[need] = certified_zero(p, edges[need, a_col], edges[need, b_col], enc)
+        settled.append(by_float | zero)
+        # Largest float value whose edge bound is h +/- eta (zero-certified: exactly 0).
+        bound.append(np.where(by_float & ~zero, h, -np.inf))
+    filtered = settled[0] & settled[1]
+    filtered[worst_float] = False
+    # The exact maximiser e* of H_U is within 2 eta of the float maximum:
+    # h(e*) >= H_U(e*) - eta >= H_U(w) - eta >= h(w) - 2 eta. Recompute every such edge
+    # (bar those certified exactly zero), so delta_lower is the exact-mode value.
+    h_max = float(max(fwd[worst_float], bwd[worst_float]))
+    band_cut = float_at_most(Fraction(h_max) - 2 * eta)
+    near = np.maximum(fwd, bwd) >= band_cut
+    exact_zero = (bound[0] == -np.inf) & (bound[1] == -np.inf)
+    filtered &= ~(near & ~exact_zero)
+    lower = upper = Fraction(0)
+    if filtered.any():
+        top = float(
+            max(
+                np.max(bound[0], where=filtered, initial=-np.inf),
+                np.max(bound[1], where=filtered, initial=-np.inf),
+            )
+        )
+        if top > -math.inf:
+            upper = Fraction(top) + eta
+            lower = max(lower, Fraction(top) - eta)
+    return np.flatnonzero(~filtered), lower, upper
+
+
+def _exact_pass(
+    p: np.ndarray, edges: np.ndarray, check: np.ndarray, directed: bool, enc: ExpEnclosure
+) -> tuple[Fraction, Fraction, tuple[int, int]]:
+    """Exact bounds over the edges ``check`` (at least one), in Python integers.
+
+    Returns ``(lower, upper, (u, v))``: the largest :math:`H_U` and :math:`H_L` over both orders
+    of the edges (one order for arcs), and the node indices of the ordered edge attaining the
+    largest :math:`H_U`.
+    """
+    best_low = -1
+    best_up = -1
+    worst = (-1, -1)
+    nodes_needed, inverse = np.unique(edges[check], return_inverse=True)
+    rows = int_rows(p[nodes_needed])
+    pairs = inverse.reshape(-1, 2)
+    for start in range(0, pairs.shape[0], _EXACT_CHUNK):
+        blk = pairs[start : start + _EXACT_CHUNK]
+        a, b = rows[blk[:, 0]], rows[blk[:, 1]]
+        f_lo = exact_divergences(a, b, enc.hi_num)  # H_U: lower bound
+        f_up = exact_divergences(a, b, enc.lo_num)  # H_L: upper bound
+        if directed:  # arcs: the reverse order is not constrained
+            b_lo = b_up = np.full(f_lo.shape, -1, dtype=object)
+        else:
+            b_lo = exact_divergences(b, a, enc.hi_num)
+            b_up = exact_divergences(b, a, enc.lo_num)
+        lows = np.where(b_lo > f_lo, b_lo, f_lo)
+        ups = np.where(b_up > f_up, b_up, f_up)
+        i = int(np.argmax(lows))
+        if lows[i] > best_low:
+            best_low = int(lows[i])
+            e = check[start + i]
+            u, v = int(edges[e, 0]), int(edges[e, 1])
+            worst = (v, u) if b_lo[i] > f_lo[i] else (u, v)
+        best_up = max(best_up, int(ups.max()))
+    scale = 1 << (P_SHIFT + EXP_BITS)
+    return Fraction(best_low, scale), Fraction(best_up, scale), worst

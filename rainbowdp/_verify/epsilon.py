@@ -314,12 +314,12 @@ def _largest_ratio(pairs: set[tuple[float, float]]) -> Fraction:
     """The exact largest a / b over pairs of floats (b > 0), by integer cross-multiplication
     (a float is n / 2^k exactly, so a1 / b1 > a2 / b2 iff n_a1 d_b1 d_a2 n_b2 > n_a2 d_b2 d_a1
     n_b1): one Fraction in all."""
-    best = None
+    best = (0, 1)  # (0 for no pairs)
     for a, b in pairs:
         na, da = a.as_integer_ratio()
         nb, db = b.as_integer_ratio()
         num, den = na * db, da * nb  # a / b = num / den
-        if best is None or num * best[1] > best[0] * den:
+        if num * best[1] > best[0] * den:
             best = (num, den)
     return Fraction(*best)
 
@@ -462,7 +462,7 @@ def epsilon_by_pairs(p: np.ndarray, arcs: np.ndarray, dlt: float) -> float | Non
     q = p.shape[1]
     step = max(1, CHUNK_ELEMENTS // (2 * q))
     worst = 0.0
-    undecided = []
+    undecided: list[int] = []
     for start in range(0, arcs.shape[0], step):
         sub = arcs[start : start + step]
         vals = batch_epsilons(p[sub], dlt, True)
@@ -473,7 +473,8 @@ def epsilon_by_pairs(p: np.ndarray, arcs: np.ndarray, dlt: float) -> float | Non
         if len(undecided) * q > LAST_RESORT_WORK:
             return None
     if undecided:
-        rest = exact_candidates(p, arcs[undecided, 0], arcs[undecided, 1], dlt)
+        left = np.array(undecided, dtype=np.intp)
+        rest = exact_candidates(p, arcs[left, 0], arcs[left, 1], dlt)
         if rest is None:
             return math.inf
         worst = max(worst, rest)

@@ -14,14 +14,14 @@ and both sides are exact rationals, computed with Python integers (probabilities
 settle most pairs first:
 
 * :func:`float_error` bounds :math:`|\hat H - H_y|` for the float divergence :math:`\hat H` and
-  every :math:`y \in [L, U]` (the derivation is in :func:`rainbowdp.certify`, Notes);
+  every :math:`y \in [L, U]` (derived in ``docs/verification.md``, "Certification: the proof");
 * :func:`certified_zero` proves :math:`P(v) \le L\,Q(v)` for every output from one rounded
   product per output, hence :math:`H_L = H_U = 0`.
 
 On top of these: :func:`unproven` (which directed pairs are not proved to satisfy
 :math:`H_L \le \delta`), :func:`delta_upper` (the smallest float above the exact
 :math:`\max H_L`, or a rigorous bound within :math:`2\eta` of it when very many pairs tie),
-:func:`pdp_leakage_upper` (probabilistic-DP leakage, each comparison decided exactly or counted
+:func:`pdp_delta_upper` (probabilistic-DP leakage, each comparison decided exactly or counted
 when undecidable) and :func:`pair_epsilon_exact` (the exact :math:`e^{\epsilon^*}` of one pair).
 
 Every function here returns a number that errs only in the safe direction; that is the
@@ -66,6 +66,7 @@ __all__ = [
     "float_error",
     "int_rows",
     "pair_epsilon_exact",
+    "pdp_delta_upper",
     "pdp_leakage_upper",
     "unproven",
 ]
@@ -77,7 +78,7 @@ P_SHIFT = 1074
 #: Directed pairs per block of the exact (Python-integer) computation.
 EXACT_CHUNK = 2048
 #: Exact work budget, in rational entries (directed pairs times outputs; about 1 s of Python
-#: integer arithmetic): beyond it :func:`delta_upper` and :func:`pdp_leakage_upper` report the
+#: integer arithmetic): beyond it :func:`delta_upper` and :func:`pdp_delta_upper` report the
 #: rigorous float bound instead of the exact maximum, and :func:`unproven` reports unproven.
 EXACT_WORK = 500_000
 #: Unit round-off of float64.
@@ -219,8 +220,8 @@ def float_error(p: np.ndarray, enc: ExpEnclosure) -> Fraction:
     r"""Bound :math:`\eta` on :math:`|\hat H - H_y|` for every pair and :math:`y \in [L, U]`.
 
     :math:`\hat H` is :func:`~rainbowdp._verify.kernels.directed_divergences` at :math:`\hat x`. See
-    :func:`rainbowdp.certify`, Notes: a relative part :math:`(q+2)u S` and an absolute
-    underflow part :math:`2q\tau` (each product :math:`\mathrm{fl}(m\,(2^kQ))` and each
+    ``docs/verification.md``, "Certification: the proof": a relative part :math:`(q+2)u S` and
+    an absolute underflow part :math:`2q\tau` (each product :math:`\mathrm{fl}(m\,(2^kQ))` and each
     difference underflows by at most τ). Saturated: no interval term (:math:`\hat x = L = U`).
     """
     return float_error_of(float(p.sum(axis=1).max()), p.shape[1], enc)
@@ -597,7 +598,7 @@ def compare_exp(pa: np.ndarray, pb: np.ndarray, enc: ExpEnclosure) -> tuple[np.n
     return yes, no
 
 
-def pdp_leakage_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosure) -> float:
+def pdp_delta_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosure) -> float:
     r"""A float :math:`\ge \max_{(a,b)} \sum_v P_a(v)\,\mathbf 1[P_a(v) > e^\epsilon P_b(v)]`.
 
     Each comparison is decided soundly: "no leak" if :math:`P_a(v) \le
@@ -634,6 +635,9 @@ def pdp_leakage_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclo
     vals = int_rows(np.where(leaks[band], p[a[band]], 0.0))
     best = max(int(s) for s in vals.sum(axis=1))
     return float_at_least(Fraction(best, 1 << P_SHIFT))
+
+
+pdp_leakage_upper = pdp_delta_upper  # old name, kept as an alias
 
 
 def pair_epsilon_exact(a: list[int], b: list[int], delta: Fraction) -> Fraction | None:

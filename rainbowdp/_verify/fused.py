@@ -71,6 +71,14 @@ def _compiled() -> ModuleType | None:
     return numba_kernels
 
 
+def _kernels() -> ModuleType:
+    """The compiled kernels, where a caller has checked :func:`available` (or :func:`_usable`)."""
+    kern = _compiled()
+    if kern is None:  # pragma: no cover - callers check available() first
+        raise RuntimeError("the compiled kernels are not available")
+    return kern
+
+
 def available() -> bool:
     """Whether the compiled kernels can run (numba importable and not switched off)."""
     return _compiled() is not None
@@ -108,7 +116,7 @@ def divergences(
     if not _usable(p, edges.shape[0], k):
         return False
     e0, e1 = _ends(edges)
-    kern = _compiled()
+    kern = _kernels()
     if bwd is None:
         kern.one_way(p, e0, e1, float(m), fwd, PREFETCH_AHEAD)
         if largest is not None:
@@ -134,7 +142,7 @@ def multi_divergences(
         return False
     e0, e1 = _ends(edges)
     xs = [float(m) for m, _ in mults]
-    kern = _compiled()
+    kern = _kernels()
     if len(xs) == 3 and p.shape[1] >= 16:  # long rows: one load per entry for all three
         kern.multi3(p, e0, e1, *xs, not one_way, out, PREFETCH_AHEAD)
     else:
@@ -153,7 +161,7 @@ def zero_proved(p: np.ndarray, a: np.ndarray, b: np.ndarray, m: float, k: int) -
     out = np.empty(a.shape[0], dtype=np.bool_)
     ia = a if a.dtype == np.intp else a.astype(np.intp)
     ib = b if b.dtype == np.intp else b.astype(np.intp)
-    _compiled().zero_proved(p, ia, ib, float(m), out, PREFETCH_AHEAD)
+    _kernels().zero_proved(p, ia, ib, float(m), out, PREFETCH_AHEAD)
     return out
 
 
@@ -167,7 +175,7 @@ def zero_proved_both(
     e0, e1 = _ends(edges)
     zf = np.empty(edges.shape[0], dtype=np.bool_)
     zb = np.empty(edges.shape[0], dtype=np.bool_)
-    _compiled().zero_proved_both(p, e0, e1, float(m), zf, zb, PREFETCH_AHEAD)
+    _kernels().zero_proved_both(p, e0, e1, float(m), zf, zb, PREFETCH_AHEAD)
     return zf, zb
 
 
@@ -178,7 +186,7 @@ def row_hash(bits: np.ndarray, mult: np.ndarray) -> np.ndarray | None:
     if bits.size < MIN_ELEMENTS or not available():
         return None
     out = np.empty(bits.shape[0], dtype=np.uint64)
-    _compiled().row_hash(bits, mult, out)
+    _kernels().row_hash(bits, mult, out)
     return out
 
 
@@ -187,7 +195,7 @@ def rows_equal(p: np.ndarray, rep: np.ndarray) -> np.ndarray:
     where numba is available (no gathered copy), numpy otherwise."""
     if p.size >= MIN_ELEMENTS and p.dtype == np.float64 and p.flags.c_contiguous and available():
         out = np.empty(p.shape[0], dtype=np.bool_)
-        _compiled().rows_equal(p, rep.astype(np.intp, copy=False), out)
+        _kernels().rows_equal(p, rep.astype(np.intp, copy=False), out)
         return out
     return np.all(p == p[rep], axis=1)
 
@@ -200,7 +208,7 @@ def max_ratio(p: np.ndarray, arcs: np.ndarray) -> tuple[float, bool] | None:
     if not _usable(p, arcs.shape[0], 0):
         return None
     e0, e1 = _ends(arcs)
-    best, infinite = _compiled().max_ratio(p, e0, e1, PREFETCH_AHEAD)
+    best, infinite = _kernels().max_ratio(p, e0, e1, PREFETCH_AHEAD)
     return float(best), bool(infinite)
 
 
@@ -216,7 +224,7 @@ def near_ratios(
     buf_a, buf_b = np.empty(cap), np.empty(cap)
     start = 0
     while start < e0.shape[0]:
-        start, k = _compiled().near_ratios(p, e0, e1, float(cut), start, buf_a, buf_b)
+        start, k = _kernels().near_ratios(p, e0, e1, float(cut), start, buf_a, buf_b)
         yield buf_a[:k], buf_b[:k]
 
 
@@ -242,7 +250,7 @@ def chord_select(
         return None
     t, c = lines if lines is not None else (np.empty(0), np.empty(0))
     keep = np.empty(fa.shape[0], dtype=np.bool_)
-    _compiled().chord_keep(
+    _kernels().chord_keep(
         fa,
         fa if fb is None else fb,
         np.zeros(0, dtype=np.bool_) if odd is None else odd,

@@ -139,10 +139,10 @@ def group_arcs(
         rows = p
         ch, ct = ids[heads], ids[tails]
     else:  # few arcs on many rows: number the rows they touch only
-        nodes, inv = np.unique(np.concatenate([heads, tails]), return_inverse=True)
+        nodes, at_node = np.unique(np.concatenate([heads, tails]), return_inverse=True)
         rows = p[nodes]
         ids = row_classes(rows)
-        ch, ct = ids[inv[:n_edges]], ids[inv[n_edges:]]
+        ch, ct = ids[at_node[:n_edges]], ids[at_node[n_edges:]]
     n_ids = int(ids.max()) + 1
     q = p.shape[1]
     small = q <= 1 or n_ids * q > CANON_ENTRIES

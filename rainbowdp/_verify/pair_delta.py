@@ -122,7 +122,7 @@ def pair_delta(pair: np.ndarray, enc: ExpEnclosure, one_way: bool) -> float:
     if pair.shape[1] > _LONG:
         a, b = pair[:dirs], pair[::-1][:dirs]
         inside, between = _classify(a, b, hi, lo)
-        odd = between.any(axis=1).tolist()
+        odd = any_rows(between).tolist()
         h = 0
         for i in range(dirs):
             keep = inside[i]
@@ -176,6 +176,12 @@ def pair_delta_positive(pair: np.ndarray, encs: list[ExpEnclosure], one_way: boo
             h = max(h, (big_a << EXP_BITS) - enc.lo_num * big_b)
         out.append(float_above(h, LIMB_SHIFT + EXP_BITS))
     return out
+
+
+def any_rows(x: np.ndarray) -> np.ndarray:
+    """Whether each row of the 2-D boolean array ``x`` has a true entry: ``x.any(axis=1)``,
+    always an array (bool, (n,))."""
+    return np.logical_or.reduce(x, axis=1)
 
 
 def _classify(a: np.ndarray, b: np.ndarray, hi: float, lo: float) -> tuple[np.ndarray, np.ndarray]:
@@ -291,7 +297,7 @@ def limb_rows(*arrays: np.ndarray) -> np.ndarray:
     ok = np.ones((n, q), dtype=bool)
     for x in arrays:
         ok &= (x == 0) | (x >= LIMB_MIN)
-    rows = ok.all(axis=1)
+    rows = np.logical_and.reduce(ok, axis=1)  # (ok.all(axis=1), typed as an array)
     for x in arrays:
         rows &= x.sum(axis=1) <= 1.5  # (the float sum is within 2^-38 of the sum: <= 2)
     return rows
@@ -325,7 +331,7 @@ def rows_deltas(a: np.ndarray, b: np.ndarray, enc: ExpEnclosure) -> list[float]:
     big_as = exact_sums(np.where(inside, a, 0.0), limbs)
     big_bs = exact_sums(np.where(inside, b, 0.0), limbs)
     out = [0.0] * n
-    for i, (shift, odd) in enumerate(zip(shifts(limbs), between.any(axis=1).tolist(), strict=True)):
+    for i, (shift, odd) in enumerate(zip(shifts(limbs), any_rows(between).tolist(), strict=True)):
         big_a, big_b = big_as[i], big_bs[i]
         if odd:  # (on the scale 2^113, the integers of the limb rows stay exact)
             extra_a, extra_b = _in_s(a[i, between[i]].tolist(), b[i, between[i]].tolist(), enc)

@@ -47,7 +47,15 @@ import math
 import numpy as np
 
 from .exact import P_SHIFT
-from .pair_delta import LIMB_SHIFT, exact_sum, exact_sums, float_int, limb_rows, shifts
+from .pair_delta import (
+    LIMB_SHIFT,
+    any_rows,
+    exact_sum,
+    exact_sums,
+    float_int,
+    limb_rows,
+    shifts,
+)
 from .rounding import bumped, exp_exceeds
 
 __all__ = ["batch_epsilons", "pair_epsilon"]
@@ -195,7 +203,7 @@ def _solve_sorted(
             branch[i], value[i], settled[i] = 3, np.inf, True
         elif nd is None and complete and in_t[i].all():  # T is every output, all of P <= δ:
             settled[i] = True  # every H_x is <= δ, x* = 1 (branch 0, value 0)
-        elif (x := _in_range(nd)) is not None:
+        elif nd is not None and (x := _in_range(nd)) is not None:
             xf[i] = x
             branch[i], value[i] = _branch(*nd)
             valid[i] = True
@@ -294,7 +302,7 @@ def _points_np(pair: np.ndarray, dirs: int, top: int) -> list[tuple | None]:
     ratio inf)."""
     a, b = pair[:dirs], pair[::-1][:dirs]
     if (b < _TINY).any():  # zero or tiny Q entries: pairs to leave out, or 0/0 outputs
-        bad = ((b > 0) & (b < _TINY)).any(axis=1).tolist()
+        bad = any_rows((b > 0) & (b < _TINY)).tolist()
         ratio = _ratios(a, b)
     else:
         bad = [False] * dirs
@@ -344,7 +352,7 @@ def _one_way(
         return 3, math.inf
     if nd is None and k == n:  # T is every output and all of P is <= δ: every H_x <= δ
         return 0, 0.0
-    if (xf := _in_range(nd)) is None:
+    if nd is None or (xf := _in_range(nd)) is None:
         return None
     hi, lo = xf * (1.0 + _MARGIN), xf * (1.0 - _MARGIN)
     first = k  # the outputs of T with ratios up to hi: compared exactly
@@ -358,7 +366,7 @@ def _one_way(
     if first == k and last == k:
         return _branch(*nd)
     inside = [j < k for j in range(first, last)]
-    ok = _exact_side(xs[first:last], ys[first:last], inside, *nd)  # type: ignore[misc]
+    ok = _exact_side(xs[first:last], ys[first:last], inside, *nd)
     return _branch(*nd) if ok else None
 
 
@@ -374,6 +382,7 @@ def pair_epsilon(
     ``positive``: every entry is at least :math:`2^{-60}` (:func:`_points_positive`)."""
     dirs = 1 if one_way else 2
     q = pair.shape[1]
+    found: list[tuple[int, float] | bool | None]
     if dlt == 0.0:
         p, r = pair.tolist()
         found = [_zero_one_way(p, r)] if one_way else [_zero_one_way(p, r), _zero_one_way(r, p)]
@@ -388,6 +397,7 @@ def pair_epsilon(
         found = [_one_way(_points(p, r), dlt)]
         if not one_way:
             found.append(_one_way(_points(r, p), dlt))
-    if None in found:
+    solved = [f for f in found if isinstance(f, tuple)]
+    if len(solved) < len(found):  # None: undecided (no False is left: every point was read)
         return None
-    return _proved_log(*max(found))  # type: ignore[type-var]
+    return _proved_log(*max(solved))

@@ -201,137 +201,171 @@ def profile_one_pass(
     and ``irregular`` (:func:`rainbowdp._verify.exact.irregular_rows` of ``p``) are computed when
     not given.
     """
-    n_e, q = edges.shape[0], p.shape[1]
-    n_k = grid.shape[0]
-    encs = [enclose_exp(float(e)) for e in grid.tolist()]
-    if row_sum is None:
-        row_sum = float(p.sum(axis=1).max())
-    eta_exact = [float_error_of(row_sum, q, enc) for enc in encs]
-    etas = np.array([float_at_least(e) for e in eta_exact])
-    err = float_at_least(rounding_error(row_sum, q))
-    mults = [multiplier_below(enc) for enc in encs]
-    with np.errstate(over="ignore"):
-        xs = np.exp(grid)  # to within 16 ulps (numpy's exp is far more accurate)
-    xm = [math.ldexp(m, k) if k < 1000 else math.inf for m, k in mults]  # inf: no chord
-    low = np.full(n_k, -np.inf)  # L_k <= δ(ε_k), from rows evaluated at every ε
-    chunk = max(1, kernels.CHUNK_ELEMENTS // max(q, 1))  # edges per chunk of the pass
-    buf = np.empty((min(chunk, n_e), q))
-
-    def learn(picks: np.ndarray) -> np.ndarray:
-        """Lower bounds from the edges ``picks``; returns their largest float values."""
-        nonlocal low
-        top = np.full(n_k, -np.inf)
-        step = max(1, kernels.CHUNK_ELEMENTS // max(q * n_k, 1))
-        for s in range(0, picks.size, step):
-            f = _rows_at_all(p, edges[picks[s : s + step]], encs, one_way)
-            np.maximum(top, f.max(axis=0), out=top)
-        low = np.maximum(low, np.nextafter(top - etas, -np.inf))
-        return top
-
-    anchors = _place_anchors(learn, n_e, grid)
-    n_a = anchors.size
-
-    # Phase 1, one gather: every edge at the anchors, and lower bounds from the rows largest
-    # at some anchor.
-    vals = np.empty((n_a, n_e))  # one contiguous row per anchor
-    best = np.full(n_a, -np.inf)
-    a_mults = [mults[i] for i in anchors.tolist()]
-    for start in range(0, n_e, chunk):
-        v = vals[:, start : start + chunk]
-        _edges_at(p, edges[start : start + chunk], a_mults, one_way, buf, v)
-        top = np.argmax(v, axis=1)
-        gain = v[np.arange(n_a), top] > best
-        if gain.any():
-            best = np.maximum(best, v.max(axis=1))
-            learn(np.unique(top[gain]) + start)
-
+    run = _OnePass(p, edges, one_way, grid, row_sum)
+    anchors = _place_anchors(run.learn, edges.shape[0], grid)
+    vals = run.at_anchors(anchors)
     # An edge whose value at a multiplier m 2^k is exactly 0 has P_a(v) <= fl(m 2^k P_b(v)) <=
     # m 2^k (1 + u) P_b(v) <= L P_b(v) on every output, hence H = 0 at every ε from there on
     # -- provided no product m 2^k P_b(v) > 0 is subnormal: no positive entry below 2^-1000.
     if irregular is None:
         irregular = irregular_rows(p)
-    odd = None
     if irregular.size:
-        odd = np.isin(edges[:, 0], irregular) | np.isin(edges[:, 1], irregular)
+        run.odd = np.isin(edges[:, 0], irregular) | np.isin(edges[:, 1], irregular)
+    n_a = anchors.size
+    bounds = np.append(anchors, grid.shape[0])
+    for j in range(n_a - 1, -1, -1):
+        fb = vals[j + 1] if j + 1 < n_a else None
+        run.solve(int(bounds[j]), int(bounds[j + 1]), None, vals[j], fb)
+    return run.out
 
-    def at(idx: np.ndarray, k: int) -> np.ndarray:
+
+class _OnePass:
+    """The state of one :func:`profile_one_pass`: the grid's enclosures and error bounds, the
+    lower bounds ``low`` learnt so far, and the values ``out`` found."""
+
+    def __init__(
+        self,
+        p: np.ndarray,
+        edges: np.ndarray,
+        one_way: bool,
+        grid: np.ndarray,
+        row_sum: float | None,
+    ) -> None:
+        n_e, q = edges.shape[0], p.shape[1]
+        self.p, self.edges, self.one_way = p, edges, one_way
+        self.n_k = n_k = grid.shape[0]
+        self.encs = encs = [enclose_exp(float(e)) for e in grid.tolist()]
+        if row_sum is None:
+            row_sum = float(p.sum(axis=1).max())
+        self.eta_exact = [float_error_of(row_sum, q, enc) for enc in encs]
+        self.etas = np.array([float_at_least(e) for e in self.eta_exact])
+        self.err = float_at_least(rounding_error(row_sum, q))
+        self.mults = mults = [multiplier_below(enc) for enc in encs]
+        with np.errstate(over="ignore"):
+            self.xs = np.exp(grid)  # to within 16 ulps (numpy's exp is far more accurate)
+        self.xm = [math.ldexp(m, k) if k < 1000 else math.inf for m, k in mults]  # inf: no chord
+        self.low = np.full(n_k, -np.inf)  # L_k <= δ(ε_k), from rows evaluated at every ε
+        self.chunk = max(1, kernels.CHUNK_ELEMENTS // max(q, 1))  # edges per chunk of the pass
+        self.buf = np.empty((min(self.chunk, n_e), q))
+        self.odd: np.ndarray | None = None  # edges with an irregular row (no exact-zero rule)
+        self.out = np.zeros(n_k)
+
+    def learn(self, picks: np.ndarray) -> np.ndarray:
+        """Lower bounds from the edges ``picks``; returns their largest float values."""
+        p, edges, n_k = self.p, self.edges, self.n_k
+        top = np.full(n_k, -np.inf)
+        step = max(1, kernels.CHUNK_ELEMENTS // max(p.shape[1] * n_k, 1))
+        for s in range(0, picks.size, step):
+            f = _rows_at_all(p, edges[picks[s : s + step]], self.encs, self.one_way)
+            np.maximum(top, f.max(axis=0), out=top)
+        self.low = np.maximum(self.low, np.nextafter(top - self.etas, -np.inf))
+        return top
+
+    def at_anchors(self, anchors: np.ndarray) -> np.ndarray:
+        """Phase 1, one gather: every edge at the anchors (one contiguous row per anchor), and
+        lower bounds from the rows largest at some anchor."""
+        n_a, n_e, chunk = anchors.size, self.edges.shape[0], self.chunk
+        vals = np.empty((n_a, n_e))
+        best = np.full(n_a, -np.inf)
+        a_mults = [self.mults[i] for i in anchors.tolist()]
+        for start in range(0, n_e, chunk):
+            v = vals[:, start : start + chunk]
+            _edges_at(self.p, self.edges[start : start + chunk], a_mults, self.one_way, self.buf, v)
+            top = np.argmax(v, axis=1)
+            gain = v[np.arange(n_a), top] > best
+            if gain.any():
+                best = np.maximum(best, v.max(axis=1))
+                self.learn(np.unique(top[gain]) + start)
+        return vals
+
+    def at(self, idx: np.ndarray, k: int) -> np.ndarray:
         """Values of the edges ``idx`` at the multiplier below e^{ε_k}."""
         out_k = np.empty((1, idx.size))
-        _edges_at(p, edges[idx], [mults[k]], one_way, buf, out_k)
+        _edges_at(self.p, self.edges[idx], [self.mults[k]], self.one_way, self.buf, out_k)
         return out_k[0]
 
-    out = np.zeros(n_k)
-
     def solve(
-        k0: int, k1: int, idx: np.ndarray | None, fa: np.ndarray, fb: np.ndarray | None
+        self, k0: int, k1: int, idx: np.ndarray | None, fa: np.ndarray, fb: np.ndarray | None
     ) -> None:
         """δ at grid indices k0 .. k1 - 1 from the edges ``idx`` (None: all; a superset of those
         that can attain the maximum there); ``fa``, ``fb``: their values at k0 and at k1
         (None: k1 is past the grid)."""
+        odd = self.odd
         odd_here = None if odd is None else (odd if idx is None else odd[idx])
-        cuts = low[k0:k1]
+        cuts = self.low[k0:k1]
+        low0 = np.flatnonzero(cuts <= 2.0 * self.err)
+        inner = fa.size > SPLIT_EDGES and low0.size and 0 < low0[0] < k1 - k0 - 1
+        flat = low0 if inner else None
+        sel = self._select(k0, k1, cuts, fa, fb, odd_here, flat is None)
+        idx = sel if idx is None else idx[sel]
+        fa = fa[sel]
+        fb = None if fb is None else fb[sel]
+        if flat is not None:
+            # δ may reach ~0 inside: no bound prunes there but a zero; cut where it may start
+            self.split(k0, int(k0 + flat[0]), k1, idx, fa, fb)
+            return
+        if idx.size == 0:
+            return
+        if idx.size > SPLIT_EDGES and k1 - k0 > 2:
+            self.split(k0, (k0 + k1) // 2, k1, idx, fa, fb)
+            return
+        sub = self.edges[idx]
+        for k in range(k0, k1):
+            enc = self.encs[k]
+            fwd, bwd = directed_divergences(self.p, sub, enc.m, enc.k, one_way=self.one_way)
+            self.out[k] = delta_upper(self.p, sub, enc, fwd, bwd, self.eta_exact[k])
+
+    def _select(
+        self,
+        k0: int,
+        k1: int,
+        cuts: np.ndarray,
+        fa: np.ndarray,
+        fb: np.ndarray | None,
+        odd_here: np.ndarray | None,
+        prune: bool,
+    ) -> np.ndarray:
+        """The edges (positions in ``fa``) that may attain δ somewhere in k0 .. k1 - 1: not
+        certified zero at k0, and where ``prune`` not below the lower bounds ``cuts`` by the
+        threshold or by the chord."""
+        err = self.err
         finite = bool(np.all(np.isfinite(cuts)))
-        flat = np.flatnonzero(cuts <= 2.0 * err)
-        if not (fa.size > SPLIT_EDGES and flat.size and 0 < flat[0] < k1 - k0 - 1):
-            flat = None
         # H(x) <= H(x_a) <= F_a + err on the interval: drop F_a + err < min L (threshold
         # rounded down twice, so the real-number inequality holds)
         thr = np.nextafter(float(cuts.min()) - err, -np.inf) if finite else -np.inf
         # H is convex in x = e^ε: below its chord between the multipliers x1 < x_k and x2
         # (beyond x2, below H(x2)); t_k = (x_k - x1) / (x2 - x1) errs by at most tau (float exp
         # and division) and |F_b - F_a| <= 2
-        x1 = xm[k0]
-        x2 = xm[k1] if fb is not None else math.inf
+        x1 = self.xm[k0]
+        x2 = self.xm[k1] if fb is not None else math.inf
         tau = 64 * 2.0**-53 * x2 / (x2 - x1) if x1 < x2 < math.inf else math.inf
         chord = finite and tau <= 2.0**-20
         env = None
         if chord:
-            env = _envelope(np.clip((xs[k0:k1] - x1) / (x2 - x1), 0.0, 1.0), cuts)
+            env = _envelope(np.clip((self.xs[k0:k1] - x1) / (x2 - x1), 0.0, 1.0), cuts)
         # (+ 2^-40: the float evaluation of the envelope, a few ulps of numbers <= 2)
         margin = err + 2 * tau + 2.0**-40
         sel = None
-        if flat is None:  # every test in one compiled pass, where numba is installed
+        if prune:  # every test in one compiled pass, where numba is installed
             lines = None if env is None else env[1:]
             sel = fused.chord_select(fa, fb, odd_here, thr, lines, margin)
         if sel is None:
             keep = fa > 0.0
             if odd_here is not None:
                 keep |= odd_here
-            if flat is None:
+            if prune:
                 keep &= fa >= thr
             sel = np.flatnonzero(keep)
-            if flat is None and env is not None and sel.size:
+            if prune and env is not None and fb is not None and sel.size:  # (env: fb given)
                 ok = fa[sel] + _envelope_at(env, fb[sel] - fa[sel]) + margin >= 0
                 sel = sel[ok]
-        idx = sel if idx is None else idx[sel]
-        fa = fa[sel]
-        fb = None if fb is None else fb[sel]
-        if flat is not None:
-            # δ may reach ~0 inside: no bound prunes there but a zero; cut where it may start
-            split(k0, int(k0 + flat[0]), k1, idx, fa, fb)
-            return
-        if idx.size == 0:
-            return
-        if idx.size > SPLIT_EDGES and k1 - k0 > 2:
-            split(k0, (k0 + k1) // 2, k1, idx, fa, fb)
-            return
-        sub = edges[idx]
-        for k in range(k0, k1):
-            enc = encs[k]
-            fwd, bwd = directed_divergences(p, sub, enc.m, enc.k, one_way=one_way)
-            out[k] = delta_upper(p, sub, enc, fwd, bwd, eta_exact[k])
+        return sel
 
     def split(
-        k0: int, km: int, k1: int, idx: np.ndarray, fa: np.ndarray, fb: np.ndarray | None
+        self, k0: int, km: int, k1: int, idx: np.ndarray, fa: np.ndarray, fb: np.ndarray | None
     ) -> None:
-        """:func:`solve` on k0 .. km - 1 and km .. k1 - 1, the edges evaluated at km."""
-        fm = at(idx, km)
-        learn(idx[[int(np.argmax(fm))]])
-        solve(km, k1, idx, fm, fb)
-        solve(k0, km, idx, fa, fm)
-
-    bounds = np.append(anchors, n_k)
-    for j in range(n_a - 1, -1, -1):
-        fb = vals[j + 1] if j + 1 < n_a else None
-        solve(int(bounds[j]), int(bounds[j + 1]), None, vals[j], fb)
-    return out
+        """:meth:`solve` on k0 .. km - 1 and km .. k1 - 1, the edges evaluated at km."""
+        fm = self.at(idx, km)
+        self.learn(idx[[int(np.argmax(fm))]])
+        self.solve(km, k1, idx, fm, fb)
+        self.solve(k0, km, idx, fa, fm)

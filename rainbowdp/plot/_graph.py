@@ -52,6 +52,7 @@ from ..exceptions import ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism, check_mechanism
 from . import _large
+from ._mpl import require_matplotlib
 from ._style import class_colors, class_labels, output_colors
 
 __all__ = ["draw_rainbow_graph"]
@@ -178,19 +179,7 @@ def draw_rainbow_graph(
     >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()][1:3]
     ['blue > red · 4 nodes', 'red > blue · 2 nodes']
     """
-    check_graph(G, "G")
-    if mechanism is not None:
-        check_mechanism(mechanism, "mechanism")
-        if mechanism.graph is not G:
-            raise ParameterError("`mechanism` must live on `G` (the same RainbowGraph object).")
-    if mode not in MODES:
-        raise ParameterError(f"`mode` must be one of {MODES}, got mode={mode!r}.")
-    if layout not in LAYOUTS:
-        raise ParameterError(f"`layout` must be one of {LAYOUTS}, got layout={layout!r}.")
-    seed = check_int(seed, "seed")
-    for name, value in (("rainbows", rainbows), ("legend", legend)):
-        if not isinstance(value, bool | np.bool_):
-            raise ParameterTypeError(f"`{name}` must be a bool, got {name}={value!r}.")
+    seed = _check_arguments(G, mechanism, mode, layout, seed, rainbows, legend)
     n = G.n_nodes
     text = _labels(G, labels)
     glyphs = mode == "glyphs" or (mode == "auto" and n <= GLYPH_NODES)
@@ -211,6 +200,7 @@ def draw_rainbow_graph(
     span = np.maximum(hi - lo, 1e-12)
     own = ax is None
     if own:
+        require_matplotlib()
         from matplotlib.figure import Figure
 
         data_w, data_h = _data_size(span)
@@ -244,14 +234,7 @@ def draw_rainbow_graph(
     )
     pairs, both = _node_pairs(G)
     arrows = G.directed and glyphs and pairs.shape[0] <= MAX_ARROWS
-    if arrows and pairs.shape[0]:
-        handles.append(_note("arrow d → d′: arc (one-way neighbours)"))
-        if both.any():
-            handles.append(_note("double arrow: arcs both ways"))
-    elif G.directed and pairs.shape[0] and (glyphs or G.n_edges <= _large.EDGE_LIMIT):
-        handles.append(_note("directed: arcs drawn as lines"))
-    if not glyphs and G.n_edges > _large.EDGE_LIMIT:
-        handles.append(_note(f"edges not drawn ({G.n_edges} > {_large.EDGE_LIMIT})"))
+    handles += _link_notes(G, glyphs, arrows, pairs, both)
     leg = _legend(ax, handles) if legend else None
     if own:
         _place(fig, ax, leg, data_w, data_h)
@@ -269,6 +252,42 @@ def draw_rainbow_graph(
     if text:
         _draw_labels(ax, G, xy, radius, text, ppd)
     return fig
+
+
+def _check_arguments(
+    G: Any, mechanism: Any, mode: Any, layout: Any, seed: Any, rainbows: Any, legend: Any
+) -> int:
+    """The argument checks of :func:`draw_rainbow_graph`; returns ``seed`` as an int."""
+    check_graph(G, "G")
+    if mechanism is not None:
+        check_mechanism(mechanism, "mechanism")
+        if mechanism.graph is not G:
+            raise ParameterError("`mechanism` must live on `G` (the same RainbowGraph object).")
+    if mode not in MODES:
+        raise ParameterError(f"`mode` must be one of {MODES}, got mode={mode!r}.")
+    if layout not in LAYOUTS:
+        raise ParameterError(f"`layout` must be one of {LAYOUTS}, got layout={layout!r}.")
+    checked = check_int(seed, "seed")
+    for name, value in (("rainbows", rainbows), ("legend", legend)):
+        if not isinstance(value, bool | np.bool_):
+            raise ParameterTypeError(f"`{name}` must be a bool, got {name}={value!r}.")
+    return checked
+
+
+def _link_notes(
+    G: RainbowGraph, glyphs: bool, arrows: bool, pairs: np.ndarray, both: np.ndarray
+) -> list[Any]:
+    """The legend's text rows on how the edges or arcs are drawn (or why they are not)."""
+    notes = []
+    if arrows and pairs.shape[0]:
+        notes.append(_note("arrow d → d′: arc (one-way neighbours)"))
+        if both.any():
+            notes.append(_note("double arrow: arcs both ways"))
+    elif G.directed and pairs.shape[0] and (glyphs or G.n_edges <= _large.EDGE_LIMIT):
+        notes.append(_note("directed: arcs drawn as lines"))
+    if not glyphs and G.n_edges > _large.EDGE_LIMIT:
+        notes.append(_note(f"edges not drawn ({G.n_edges} > {_large.EDGE_LIMIT})"))
+    return notes
 
 
 def _place(fig: Any, ax: Any, leg: Any, data_w: float, data_h: float) -> None:
@@ -292,6 +311,7 @@ def _place(fig: Any, ax: Any, leg: Any, data_w: float, data_h: float) -> None:
 
 def _note(label: str) -> Any:
     """A legend row of text only."""
+    require_matplotlib()
     from matplotlib.lines import Line2D
 
     return Line2D([], [], ls="none", label=label)
@@ -453,6 +473,7 @@ def _node_pairs(G: RainbowGraph) -> tuple[np.ndarray, np.ndarray]:
 
 def _edge_lines(ax: Any, xy: np.ndarray, pairs: np.ndarray) -> None:
     """Glyph mode: one line per pair of neighbours."""
+    require_matplotlib()
     from matplotlib.collections import LineCollection
 
     if pairs.shape[0]:
@@ -466,6 +487,7 @@ def _arc_arrows(
 ) -> None:
     """Glyph mode of a directed graph: per pair, an arrow from the tail's disk rim to the
     head's (double-headed when both arcs are there); ``r_pt`` is the median radius in points."""
+    require_matplotlib()
     from matplotlib.patches import FancyArrowPatch
 
     tail, head = xy[pairs[:, 0]], xy[pairs[:, 1]]
@@ -498,6 +520,7 @@ def _draw_glyphs(
 ) -> None:
     """Glyph mode: class disks, boundary outlines, rainbow rings, mechanism pies (``ppd``:
     points per data unit)."""
+    require_matplotlib()
     import matplotlib.patches as mpatches
     from matplotlib.collections import PatchCollection
 
@@ -613,6 +636,7 @@ def _legend_handles(
     ``shows`` is what large mode shows of each node's output ("most likely output", "most
     preferred output" or None); ``fill``: as the disk's colour (the classes are then drawn as
     borders, their rows in the legend are text only), else as a centre dot."""
+    require_matplotlib()
     from matplotlib.lines import Line2D
 
     def header(label: str, gid: str = "header") -> Any:

@@ -9,6 +9,7 @@ import numpy as np
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import check_order
 from ._inputs import as_mechanism
+from ._mpl import require_matplotlib
 from ._style import figure_and_axes
 
 __all__ = ["plot_mechanism_heatmap"]
@@ -83,7 +84,7 @@ def plot_mechanism_heatmap(
     >>> [t.get_text() for t in fig.axes[0].get_xticklabels()]
     ['1st', '2nd', '3rd']
     """
-    import matplotlib as mpl
+    mpl = require_matplotlib()
     from matplotlib.colors import LogNorm, Normalize
 
     m = as_mechanism(mechanism, "mechanism")
@@ -110,7 +111,7 @@ def plot_mechanism_heatmap(
         lo = float(positive.min())
         norm: Any = LogNorm(vmin=min(lo, hi / 10), vmax=hi)
         colormap = colormap.with_extremes(bad="lightgrey")
-        shown = np.ma.masked_less_equal(data, 0.0)
+        shown: np.ndarray = np.ma.masked_less_equal(data, 0.0)
     else:
         norm = Normalize(vmin=0.0, vmax=float(data.max()))
         shown = data

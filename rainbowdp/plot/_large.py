@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from ._mpl import require_matplotlib
+
 __all__ = [
     "EDGE_LIMIT",
     "LATTICE_RATIO",
@@ -390,6 +392,7 @@ def draw_large(
     Edges are drawn thin and transparent up to :data:`EDGE_LIMIT` (the arcs of a directed graph
     as lines, once per pair of nodes). Returns the kind drawn.
     """
+    require_matplotlib()
     from matplotlib.collections import EllipseCollection, LineCollection
     from matplotlib.colors import to_rgba_array
 
@@ -430,7 +433,7 @@ def draw_large(
             mid, half = (a + b) / 2, (b - a) / 2
             normal = np.stack([-half[:, 1], half[:, 0]], axis=1)  # the edge turned 90 degrees
             segments = np.stack([mid - normal, mid + normal], axis=1)
-            lines = LineCollection(segments, colors="black", linewidths=0.8, zorder=3)
+            lines = LineCollection(list(segments), colors="black", linewidths=0.8, zorder=3)
             lines.set_gid("class-borders")
             ax.add_collection(lines)
         return "fill"

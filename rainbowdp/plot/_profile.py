@@ -22,6 +22,7 @@ from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism
 from ..privacy import epsilon_for_delta, privacy_profile
 from ._inputs import check_grid, collect_mechanisms
+from ._mpl import require_matplotlib
 from ._style import figure_and_axes, legend_outside, resolve_styles
 
 __all__ = [
@@ -145,11 +146,11 @@ def default_grid(
     return np.unique(grid)
 
 
-def verdict_text(delta_at: float, target_delta: float) -> str:
+def verdict_text(dp_delta: float, target_delta: float) -> str:
     r"""``"δ = x ≤ t, private"`` or ``"δ = x > t, NOT private"``: the verdict of a mechanism
-    whose δ(ε) is ``delta_at`` against a target δ ``target_delta``.
+    whose δ(ε) is ``dp_delta`` against a target δ ``target_delta``.
 
-    Private iff ``delta_at <= target_delta`` (compared exactly). The target is written exactly
+    Private iff ``dp_delta <= target_delta`` (compared exactly). The target is written exactly
     (shortest round-trip form, ``repr``), δ(ε) rounded *up*: to :data:`LABEL_DIGITS`
     significant digits, more if needed so that the printed comparison holds between the
     printed numbers (δ(ε) = 0.09999512 against 0.0999952 reads "0.0999952 ≤ 0.0999952", not
@@ -159,7 +160,7 @@ def verdict_text(delta_at: float, target_delta: float) -> str:
 
     Parameters
     ----------
-    delta_at : float
+    dp_delta : float
         δ(ε) of the mechanism at the target ε (from :func:`rainbowdp.privacy_profile`).
     target_delta : float
         The δ asked for.
@@ -177,7 +178,7 @@ def verdict_text(delta_at: float, target_delta: float) -> str:
     >>> verdict_text(0.1, 0.1)
     'δ ≤ 0.1, private'
     """
-    d, t = float(delta_at), float(target_delta)
+    d, t = float(dp_delta), float(target_delta)
     shown_t = repr(t)
     if d > t:  # rounding d up keeps it above t, and repr(t) lies below the next float after t
         return f"δ = {format_up(d, LABEL_DIGITS)} > {shown_t}, NOT private"
@@ -285,6 +286,7 @@ def plot_privacy_profile(
     >>> fig.axes[0].get_yscale()
     'log'
     """
+    require_matplotlib()
     from matplotlib.transforms import blended_transform_factory
 
     items = collect_mechanisms(mechanisms, labels)
@@ -316,9 +318,47 @@ def plot_privacy_profile(
     fig, ax = figure_and_axes(ax, (9.0, 4.4))
     colors = [look.get("color") for look in looks]
     bottom = blended_transform_factory(ax.transData, ax.transAxes)
+    names = [label for label, _ in items]
+    n_bars = _draw_profiles(ax, grid, names, profiles, zero_from, looks, verdicts, logy, bottom)
+    if n_bars:  # a legend entry for the bars (text in the axes could cover a curve)
+        ax.plot(
+            [],
+            [],
+            color="0.45",
+            lw=4,
+            solid_capstyle="butt",
+            label=r"bar at the bottom: $\delta = 0$",
+        )
+    if tgt is not None:
+        _draw_target(ax, tgt, items, colors, verdicts, logy, bottom)
+    _delta_axis(ax, profiles, tgt, logy, ymin, floor)
+    ax.set_xlim(float(grid[0]), float(grid[-1]) if grid[-1] > grid[0] else float(grid[0]) + 1)
+    if tgt is not None and tgt[0] > ax.get_xlim()[1]:
+        ax.set_xlim(right=tgt[0] * 1.05)
+    ax.set_xlabel(r"$\varepsilon$")
+    ax.set_ylabel(r"$\delta(\varepsilon)$  (exact, rounded up)")
+    ax.set_title("privacy profile" if title is None else title)
+    ax.grid(True, which="major", alpha=0.3)
+    legend_outside(ax)
+    return fig
+
+
+def _draw_profiles(
+    ax: Any,
+    grid: np.ndarray,
+    labels: list[str],
+    profiles: list[np.ndarray],
+    zero_from: list[float],
+    looks: list[dict[str, Any]],
+    verdicts: Sequence[str | None],
+    logy: bool,
+    bottom: Any,
+) -> int:
+    """The curves of :func:`plot_privacy_profile` with their legend text and, on a log axis,
+    the bars where δ = 0 (in ``bottom``'s blended coordinates); returns the number of bars."""
     n_bars = 0
-    for (label, _), d, e0, look, verdict in zip(
-        items, profiles, zero_from, looks, verdicts, strict=True
+    for label, d, e0, look, verdict in zip(
+        labels, profiles, zero_from, looks, verdicts, strict=True
     ):
         if math.isfinite(e0):
             text = rf"{label}: $\delta = 0$ for $\varepsilon \geq$ {format_up(e0, LABEL_DIGITS)}"
@@ -343,41 +383,33 @@ def plot_privacy_profile(
             )
             ax.axvline(e0, color=line.get_color(), ls=":", lw=1.0)
             n_bars += 1
-    if n_bars:  # a legend entry for the bars (text in the axes could cover a curve)
-        ax.plot(
-            [],
-            [],
-            color="0.45",
-            lw=4,
-            solid_capstyle="butt",
-            label=r"bar at the bottom: $\delta = 0$",
-        )
-    if tgt is not None:
-        _draw_target(ax, tgt, items, colors, verdicts, logy, bottom)
-    if logy:
-        positive = [d[d > 0] for d in profiles]
-        if tgt is not None and tgt[1] > 0:
-            positive.append(np.array([tgt[1]]))
-        low = min((float(p.min()) for p in positive if p.size), default=None)
-        if low is None:  # nothing to scale on: every δ drawn is 0
-            ax.set_ylim(1e-3 if ymin is None else min(ymin, 0.5), 1.0)
-        ax.set_yscale("log", nonpositive="mask")
-        if low is not None:
-            if ymin is not None:
-                ax.set_ylim(bottom=ymin)
-            elif low < floor:
-                ax.set_ylim(bottom=floor)
-    else:
+    return n_bars
+
+
+def _delta_axis(
+    ax: Any,
+    profiles: list[np.ndarray],
+    tgt: tuple[float, float] | None,
+    logy: bool,
+    ymin: float | None,
+    floor: float,
+) -> None:
+    """The δ axis of :func:`plot_privacy_profile`: log or linear, and its lower limit."""
+    if not logy:
         ax.set_ylim(bottom=0.0 if ymin is None else ymin)
-    ax.set_xlim(float(grid[0]), float(grid[-1]) if grid[-1] > grid[0] else float(grid[0]) + 1)
-    if tgt is not None and tgt[0] > ax.get_xlim()[1]:
-        ax.set_xlim(right=tgt[0] * 1.05)
-    ax.set_xlabel(r"$\varepsilon$")
-    ax.set_ylabel(r"$\delta(\varepsilon)$  (exact, rounded up)")
-    ax.set_title("privacy profile" if title is None else title)
-    ax.grid(True, which="major", alpha=0.3)
-    legend_outside(ax)
-    return fig
+        return
+    positive = [d[d > 0] for d in profiles]
+    if tgt is not None and tgt[1] > 0:
+        positive.append(np.array([tgt[1]]))
+    low = min((float(p.min()) for p in positive if p.size), default=None)
+    if low is None:  # nothing to scale on: every δ drawn is 0
+        ax.set_ylim(1e-3 if ymin is None else min(ymin, 0.5), 1.0)
+    ax.set_yscale("log", nonpositive="mask")
+    if low is not None:
+        if ymin is not None:
+            ax.set_ylim(bottom=ymin)
+        elif low < floor:
+            ax.set_ylim(bottom=floor)
 
 
 def _math_greek(text: str) -> str:

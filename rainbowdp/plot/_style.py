@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import ParameterError, ParameterTypeError
+from ._mpl import require_matplotlib
 from .palette import (
     CLASS_PALETTE,
     OUTPUT_PALETTE,
@@ -42,6 +43,7 @@ __all__ = [
 def figure_and_axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
     """The figure and axes to draw on; a new figure is not registered with pyplot (no global
     state, nothing to close; ``fig.savefig`` works with any backend)."""
+    require_matplotlib()
     from matplotlib.figure import Figure
 
     if ax is None:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_int
+from ._mpl import require_matplotlib
 
 __all__ = [
     "CLASS_OUTPUT_SEPARATION",
@@ -161,7 +162,7 @@ def spread_colors(n: int, cmap: str = "viridis", *, lo: float = 0.0, hi: float =
     >>> len(c), len(set(c))
     (12, 12)
     """
-    import matplotlib as mpl
+    mpl = require_matplotlib()
 
     t = lo + (hi - lo) * np.mod(np.arange(n) * _GOLDEN, 1.0)
     return [tuple(float(v) for v in rgba) for rgba in mpl.colormaps[cmap](t)]
@@ -195,13 +196,14 @@ def output_colors(outputs: Sequence[Hashable], *, safe: bool = False) -> list:
     >>> output_colors([0, 1, 2])
     ['#0072B2', '#E69F00', '#009E73']
     """
+    require_matplotlib()
     from matplotlib.colors import is_color_like
 
     outs = list(outputs)
     if outs and all(isinstance(o, str) and is_color_like(o) for o in outs):
         if not safe:
             return outs
-        shaded = [_SAFE_SHADES.get(o.lower().replace(" ", ""), o) for o in outs]
+        shaded = [_SAFE_SHADES.get(str(o).lower().replace(" ", ""), o) for o in outs]
         return shaded if len(set(shaded)) == len(set(outs)) else outs
     if len(outs) <= len(OUTPUT_PALETTE):
         return list(OUTPUT_PALETTE[: len(outs)])
@@ -305,7 +307,7 @@ def _lab(rgb: np.ndarray, matrix: np.ndarray) -> np.ndarray:
 
 def _output_reference() -> np.ndarray:
     """Every output colour a figure may use, as sRGB rows (see the module notes)."""
-    import matplotlib as mpl
+    mpl = require_matplotlib()
     from matplotlib.colors import to_rgb
 
     names = [*OUTPUT_PALETTE, *_SAFE_SHADES.values(), "red", "green", "blue"]
@@ -335,6 +337,7 @@ def _tint_pool() -> tuple[np.ndarray, list[np.ndarray]]:
 def _farthest_tints(count: int) -> tuple[str, ...]:
     """Up to ``count`` admissible pale tints beyond :data:`CLASS_PALETTE`, each the farthest
     from those picked before (the smallest distance under the three simulations)."""
+    require_matplotlib()
     from matplotlib.colors import to_hex, to_rgb
 
     rgb, pool = _tint_pool()
