@@ -236,11 +236,11 @@ def test_discrete_gaussian_meets_its_profile_at_the_graph_sensitivity():
     claim = resolved.nominal()
     eps = [0.0, 0.5, 1.0, 2.0, 4.0]
     exact = rdp.privacy_profile(family.mechanism(G), eps)
-    stated = np.array([claim.delta(e) for e in eps])
+    stated = np.array([claim.dp_delta(e) for e in eps])
     assert np.all(exact <= stated + claim.tolerance)
     # the profile at sensitivity 1 (the old default) is exceeded on this graph
     unit = noise.DiscreteGaussian(2.0, sensitivity=1).nominal()
-    assert np.any(exact > np.array([unit.delta(e) for e in eps]) + 1e-3)
+    assert np.any(exact > np.array([unit.dp_delta(e) for e in eps]) + 1e-3)
 
 
 def test_modular_form_measures_cyclic_distances():

@@ -1,6 +1,7 @@
 r"""Noise families: the standard mechanisms of the literature on rainbow graphs.
 
-A *family* (:class:`Family`) is a frozen dataclass of validated parameters that builds its
+A *family* (:class:`Family`) is a frozen dataclass of parameters, declared as data
+(:class:`Parameter`) and checked by one validator (:func:`check_parameters`), that builds its
 mechanism on any suitable graph, states the guarantee the literature gives for the textbook
 mechanism (:class:`Claim`) and says whether that guarantee holds for the finite mechanism it
 builds (:meth:`Family.holds_on`). Every family is registered in :data:`FAMILIES`.
@@ -35,14 +36,23 @@ from ._additive import (
     TableLaw,
     additive_rows,
 )
+from ._additive_family import (
+    FORM_PARAMETER,
+    PROFILE_CHECK_EPSILONS,
+    SENSITIVITY_PARAMETER,
+    AdditiveFamily,
+)
 from ._family import (
     FAMILIES,
-    PROFILE_CHECK_EPSILONS,
+    REQUIRED,
     SAFETY_MARGIN,
-    AdditiveFamily,
     Claim,
     Family,
+    Optimum,
+    Parameter,
     build_epsilon,
+    check_parameters,
+    epsilon_parameter,
     get_family,
     mechanism_from_rows,
     register,
@@ -66,8 +76,11 @@ from .baselines import (
 __all__ = [
     "FAMILIES",
     "FORMS",
+    "FORM_PARAMETER",
     "PROFILE_CHECK_EPSILONS",
+    "REQUIRED",
     "SAFETY_MARGIN",
+    "SENSITIVITY_PARAMETER",
     "AdditiveFamily",
     "Claim",
     "DiscreteGaussian",
@@ -79,14 +92,18 @@ __all__ = [
     "GeometricLaw",
     "GuaranteeRow",
     "NoiseLaw",
+    "Optimum",
+    "Parameter",
     "RandomizedResponse",
     "Staircase",
     "StaircaseLaw",
     "TableLaw",
     "additive_rows",
     "build_epsilon",
+    "check_parameters",
     "count",
     "discrete_gaussian",
+    "epsilon_parameter",
     "exponential",
     "format_guarantee_table",
     "geometric",

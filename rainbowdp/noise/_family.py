@@ -11,9 +11,15 @@ that subclasses :class:`Family`. It knows
 - whether the library asserts that this guarantee holds for the finite mechanism it builds on a
   given graph (:meth:`Family.holds_on`: True, False when known to fail, None when not claimed).
 
-:func:`register` adds a family to :data:`FAMILIES`; the contract test of the test-suite runs
-every registered family on its :meth:`Family.examples` and checks every mechanism against the
-exact verifier. See ``docs/families.md`` for how to write a family.
+**Parameters as data.** A family declares its parameters in :attr:`Family.parameters`, one
+:class:`Parameter` (kind, domain, default, help text) per dataclass field, and
+:func:`check_parameters` -- the one validator, run by ``Family.__post_init__`` -- checks and
+normalises them all; the same declarations give a command line its options.
+
+:func:`register` adds a family to :data:`FAMILIES` (checking its declarations against its
+fields); the contract test of the test-suite runs every registered family on its
+:meth:`Family.examples`, checks every mechanism against the exact verifier and every declared
+parameter against values outside its domain. See ``docs/families.md`` for how to write a family.
 
 **Safety margin.** The float64 rows of a mechanism carry round-off of about :math:`2^{-50}`
 relative, so a mechanism whose likelihood ratios reach :math:`e^\epsilon` exactly (the clamped
@@ -28,54 +34,50 @@ the stored rows are then ε-DP with room to spare, and differ from the rows at �
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 import numbers
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
-from .._sensitivity import Sensitivity, sensitivity
-from .._validation import check_epsilon, check_int
-from .._verify.kernels import CHUNK_ELEMENTS
+from .._sensitivity import Sensitivity
+from .._validation import EPS_MAX_EXP, check_epsilon, check_int
 from ..exceptions import ParameterError, ParameterTypeError
-from ..graph import RainbowGraph, check_graph
+from ..graph import RainbowGraph
 from ..mechanism import Mechanism
-from ._additive import (
-    FORMS,
-    Form,
-    NoiseLaw,
-    additive_rows,
-    check_form,
-    contiguous_outputs,
-    integer_answers,
-)
+from ._additive import contiguous_outputs, integer_answers
 
 __all__ = [
     "FAMILIES",
     "MAX_DEFAULT_N",
-    "PROFILE_CHECK_EPSILONS",
+    "REQUIRED",
     "SAFETY_MARGIN",
-    "AdditiveFamily",
     "Claim",
     "Family",
+    "Optimum",
+    "Parameter",
+    "ParameterKind",
     "build_epsilon",
+    "check_parameters",
+    "epsilon_parameter",
     "get_family",
     "mechanism_from_rows",
     "pure_delta",
     "register",
 ]
 
-#: Relative safety margin of the pure-DP families (the designers' margin): see the module notes.
+# The relative safety margin of the pure-DP families is the designers' (see the module notes):
+# from ..design import SAFETY_MARGIN
+# INTEGRATION: replace by the import above once rainbowdp.design exports SAFETY_MARGIN
 SAFETY_MARGIN = 2.0**-40
 #: Largest n of a family's default graph (:meth:`Family.graph`): those graphs have n + 1 outputs,
 #: so a mechanism on them holds (n + 1)^2 numbers (32 MB at n = 2000).
 MAX_DEFAULT_N = 2000
-#: The ε at which :meth:`AdditiveFamily.holds_on` compares truncated rows with a profile claim.
-PROFILE_CHECK_EPSILONS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 #: Bound on the row sums of a family's rows (they are distributions by construction).
 _ROW_SUM_TOL = 1e-12
 
@@ -119,6 +121,287 @@ def pure_delta(epsilon: float, at: float) -> float:
     return (math.exp(epsilon) - math.exp(at)) / (1.0 + math.exp(epsilon))
 
 
+# ------------------------------------------------------------------------------------ parameters
+#: The kinds of a family parameter: a real number, an integer, a non-empty set of integers
+#: (stored as a sorted tuple), one of a few strings, or a callable.
+ParameterKind = Literal["real", "integer", "integers", "choice", "callable"]
+
+
+class _Required(enum.Enum):
+    REQUIRED = "REQUIRED"
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+#: The ``default`` of a parameter that has none (the dataclass field is required).
+REQUIRED: Any = _Required.REQUIRED
+_PYTHON_TYPES: dict[str, type] = {"real": float, "integer": int, "integers": int, "choice": str}
+
+
+def _bound(x: float) -> str:
+    """A domain end as text: the shortest of ``:g`` and ``repr`` that reads back exactly."""
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == int(x) and abs(x) < 2**53:
+        return str(int(x))
+    text = f"{x:g}"
+    return text if float(text) == x else repr(x)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    r"""The declaration of one parameter of a family: what :func:`check_parameters` checks and
+    what a command line needs (type, default, help text).
+
+    In the spirit of scipy.stats' ``_ShapeInfo(name, integrality, domain, inclusive)``: a family
+    lists its parameters as data in the class variable :attr:`Family.parameters`, and one
+    validator checks them all when the family is built.
+
+    Attributes
+    ----------
+    name : str
+        The dataclass field (and keyword argument) it declares.
+    kind : {"real", "integer", "integers", "choice", "callable"}
+        ``"real"``: a real number (not a bool), stored as a float; ``"integer"``: an integer
+        (not a bool), stored as an int; ``"integers"``: a non-empty iterable of integers (not a
+        string), stored as a sorted tuple without repeats; ``"choice"``: one of :attr:`choices`;
+        ``"callable"``: a callable (not offered on the command line).
+    doc : str
+        One line: the help text of the command-line option.
+    domain : (float, float), default (-inf, inf)
+        Bounds of a real, an integer, or each integer of ``"integers"``. A real must be finite
+        even where a bound is infinite.
+    inclusive : (bool, bool), default (True, True)
+        Whether each finite bound belongs to the domain.
+    choices : tuple of str
+        The values of a ``"choice"``.
+    default : object, default :data:`REQUIRED`
+        The dataclass field's default (:data:`REQUIRED`: none).
+    optional : bool, default False
+        Whether None is accepted (its meaning is stated in ``doc``, e.g. "taken from the graph").
+    note : str, default ""
+        Why the domain is what it is, appended to the error message (e.g. " (P2)").
+
+    Examples
+    --------
+    >>> eta = Parameter("eta", "real", "probability of the true count", domain=(0.0, 1.0),
+    ...                 inclusive=(False, False), note=" (P2)")
+    >>> eta.check(0.5)
+    0.5
+    >>> eta.check(1.5)
+    Traceback (most recent call last):
+    ...
+    rainbowdp.exceptions.ParameterError: `eta` must be in (0, 1) (P2), got eta=1.5.
+    >>> eta.option, eta.argparse_kwargs()["type"], eta.required
+    ('--eta', <class 'float'>, True)
+    """
+
+    name: str
+    kind: ParameterKind
+    doc: str
+    domain: tuple[float, float] = (-math.inf, math.inf)
+    inclusive: tuple[bool, bool] = (True, True)
+    choices: tuple[str, ...] = ()
+    default: Any = REQUIRED
+    optional: bool = False
+    note: str = ""
+
+    @property
+    def required(self) -> bool:
+        """Whether the parameter has no default."""
+        return self.default is REQUIRED
+
+    @property
+    def option(self) -> str:
+        """The command-line option: ``--name`` (underscores as hyphens)."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def on_command_line(self) -> bool:
+        """Whether a command line can set it (every kind but ``"callable"``)."""
+        return self.kind != "callable"
+
+    def argparse_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of :meth:`argparse.ArgumentParser.add_argument` for :attr:`option`:
+        ``type``, ``help``, and ``choices``, ``nargs``, ``default`` or ``required`` as they
+        apply. The value parsed is checked again by :meth:`check` when the family is built.
+
+        Raises
+        ------
+        ParameterError
+            For a ``"callable"`` parameter (:attr:`on_command_line` is False).
+        """
+        if not self.on_command_line:
+            raise ParameterError(
+                f"`{self.name}` (a callable) cannot be set on the command line, got "
+                f"name={self.name!r}."
+            )
+        kw: dict[str, Any] = {"type": _PYTHON_TYPES[self.kind], "help": self.doc}
+        if self.kind == "choice":
+            kw["choices"] = self.choices
+        if self.kind == "integers":
+            kw["nargs"] = "+"
+        if self.required:
+            kw["required"] = True
+        else:
+            kw["default"] = list(self.default) if self.kind == "integers" else self.default
+        return kw
+
+    def domain_text(self) -> str:
+        """The domain as the error messages state it, e.g. ``in (0, 1)`` or ``>= 1``."""
+        lo, hi = self.domain
+        if self.kind == "choice":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind == "real" and (math.isinf(lo) or math.isinf(hi)):
+            left = "[" if math.isinf(lo) or self.inclusive[0] else "("
+            right = "]" if math.isfinite(hi) and self.inclusive[1] else ")"
+            return f"a finite number in {left}{_bound(lo)}, {_bound(hi)}{right}"
+        if math.isinf(hi):
+            return f"{'>=' if self.inclusive[0] else '>'} {_bound(lo)}"
+        if math.isinf(lo):
+            return f"{'<=' if self.inclusive[1] else '<'} {_bound(hi)}"
+        left = "[" if self.inclusive[0] else "("
+        right = "]" if self.inclusive[1] else ")"
+        return f"in {left}{_bound(lo)}, {_bound(hi)}{right}"
+
+    def _inside(self, x: float) -> bool:
+        lo, hi = self.domain
+        above = lo <= x if self.inclusive[0] else lo < x
+        below = x <= hi if self.inclusive[1] else x < hi
+        return above and below
+
+    def _out_of_domain(self, value: Any, shown: str | None = None) -> ParameterError:
+        n = self.name
+        got = f"{n}={value!r}" if shown is None else shown
+        return ParameterError(f"`{n}` must be {self.domain_text()}{self.note}, got {got}.")
+
+    def _integer(self, value: Any, whole: Any) -> int:
+        n = self.name
+        if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+            raise ParameterTypeError(f"`{n}` must be an integer, got {n}={whole!r}.")
+        x = int(value)
+        if not self._inside(x):
+            raise self._out_of_domain(whole, None if whole is value else f"{value!r} in {n}")
+        return x
+
+    def check(self, value: Any) -> Any:
+        """``value`` checked against the declaration and normalised (a float, an int, a sorted
+        tuple of ints, the string or the callable); None where :attr:`optional`.
+
+        Raises
+        ------
+        ParameterTypeError
+            If ``value`` has the wrong type (the message names the parameter, echoes the value).
+        ParameterError
+            If it lies outside the domain or the choices.
+        """
+        n = self.name
+        if value is None and self.optional:
+            return None
+        if self.kind == "real":
+            if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+                raise ParameterTypeError(f"`{n}` must be a real number, got {n}={value!r}.")
+            try:
+                x = float(value)
+            except OverflowError:
+                raise self._out_of_domain(value) from None
+            if not (math.isfinite(x) and self._inside(x)):
+                raise self._out_of_domain(value)
+            return x
+        if self.kind == "integer":
+            return self._integer(value, value)
+        if self.kind == "integers":
+            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+                raise ParameterTypeError(
+                    f"`{n}` must be an iterable of integers, got {n}={value!r}."
+                )
+            items = tuple(sorted({self._integer(v, value) for v in value}))
+            if not items:
+                raise ParameterError(f"`{n}` must not be empty, got {n}={value!r}.")
+            return items
+        if self.kind == "choice":
+            if not isinstance(value, str) or value not in self.choices:
+                raise self._out_of_domain(value)
+            return value
+        if not callable(value):
+            none = " or None" if self.optional else ""
+            raise ParameterTypeError(f"`{n}` must be callable{none}, got {n}={value!r}.")
+        return value
+
+
+def check_parameters(family: Family) -> None:
+    """Check every parameter :attr:`Family.parameters` declares on ``family`` and store its
+    normalised value: the one validator of the families, run by ``Family.__post_init__``.
+
+    Raises
+    ------
+    ParameterTypeError, ParameterError
+        From :meth:`Parameter.check`, naming the first bad parameter and echoing its value.
+    """
+    for p in type(family).parameters:
+        object.__setattr__(family, p.name, p.check(getattr(family, p.name)))
+
+
+def _check_declarations(cls: type[Family]) -> None:
+    """The declarations of ``cls`` against its dataclass fields: one per init field, with the
+    field's default, itself valid."""
+    declared = {p.name: p for p in cls.parameters}
+    if len(declared) != len(cls.parameters):
+        raise ParameterError(f"`parameters` of {cls.__qualname__} declare a name twice.")
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    if list(declared) != list(fields):
+        raise ParameterError(
+            f"`parameters` of {cls.__qualname__} must declare exactly its fields, in their "
+            f"order {list(fields)}, got {list(declared)}."
+        )
+    for name, p in declared.items():
+        default = fields[name].default
+        default = REQUIRED if default is dataclasses.MISSING else default
+        if p.default != default:
+            raise ParameterError(
+                f"`parameters` of {cls.__qualname__}: the default of {name!r} is "
+                f"{default!r} in the dataclass, got {p.default!r}."
+            )
+        if not p.required:
+            p.check(p.default)
+
+
+def epsilon_parameter(doc: str, *, positive: bool = False, finite_exp: bool = False) -> Parameter:
+    r"""The declaration of ε: a finite real number >= 0 (> 0 if ``positive``; at most
+    :data:`~rainbowdp._validation.EPS_MAX_EXP` if ``finite_exp``, so that :math:`e^\epsilon` is
+    a finite float64).
+
+    Examples
+    --------
+    >>> epsilon_parameter("the privacy parameter").domain_text()
+    'a finite number in [0, inf)'
+    >>> epsilon_parameter("e", positive=True, finite_exp=True).check(0.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rainbowdp.exceptions.ParameterError: `epsilon` must be in (0, 709.78...] ..., got epsilon=0.0.
+    """
+    return Parameter(
+        "epsilon",
+        "real",
+        doc,
+        domain=(0.0, EPS_MAX_EXP if finite_exp else math.inf),
+        inclusive=(not positive, True),
+        note=" (e^epsilon a finite float64)" if finite_exp else "",
+    )
+
+
+#: What :meth:`Family.optimum` returns: a closed-form optimum and its noise law.
+@runtime_checkable
+class Optimum(Protocol):
+    """A closed-form optimum of a family (:meth:`Family.optimum`): at least its noise PMF."""
+
+    @property
+    def pmf(self) -> np.ndarray:
+        """The optimal noise law."""
+        ...
+
+
 @dataclass(frozen=True)
 class Claim:
     r"""A privacy guarantee as the literature states it for the textbook mechanism.
@@ -141,9 +424,9 @@ class Claim:
     Examples
     --------
     >>> c = Claim(1.0, "a paper, Theorem 1")
-    >>> c.pure, c.delta(1.0), c.delta(2.0)
+    >>> c.pure, c.dp_delta(1.0), c.dp_delta(2.0)
     (True, 0.0, 0.0)
-    >>> round(c.delta(0.0), 6)     # what every 1-DP mechanism meets at epsilon = 0
+    >>> round(c.dp_delta(0.0), 6)     # what every 1-DP mechanism meets at epsilon = 0
     0.462117
     """
 
@@ -157,13 +440,15 @@ class Claim:
         """Whether this is a pure ε-DP claim."""
         return self.profile is None
 
-    def delta(self, epsilon: float) -> float:
+    def dp_delta(self, epsilon: float) -> float:
         r"""The δ the claim gives at ``epsilon``: 0 at or above a pure claim's ε (below it, the
         bound :func:`pure_delta` that every ε-DP mechanism meets), or the stated profile."""
         e = check_epsilon(epsilon)
         if self.profile is not None:
             return float(self.profile(e))
         return pure_delta(self.epsilon, e)
+
+    delta = dp_delta  # old name, kept as an alias
 
     def __str__(self) -> str:
         if self.pure:
@@ -174,9 +459,9 @@ class Claim:
 class Family(ABC):
     r"""Abstract base of the noise families: a frozen dataclass of validated parameters.
 
-    Subclasses set :attr:`name` and :attr:`summary`, validate their fields in
-    ``__post_init__``, implement the abstract methods and are added to :data:`FAMILIES` with
-    :func:`register`.
+    Subclasses set :attr:`name` and :attr:`summary`, declare their fields in
+    :attr:`parameters` (checked by :func:`check_parameters` in ``__post_init__``), implement
+    the abstract methods and are added to :data:`FAMILIES` with :func:`register`.
 
     Attributes
     ----------
@@ -184,10 +469,19 @@ class Family(ABC):
         Registry key (a Python identifier).
     summary : str
         One line, shown by ``rainbowdp families``.
+    parameters : tuple of Parameter
+        One declaration per dataclass field, with the field's default: what the validator
+        checks and what a command line offers.
     """
 
     name: ClassVar[str]
     summary: ClassVar[str]
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    # every family is a dataclass: typed so for dataclasses.fields and dataclasses.replace
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    def __post_init__(self) -> None:
+        check_parameters(self)
 
     @abstractmethod
     def graph(self, n: int) -> RainbowGraph:
@@ -207,8 +501,9 @@ class Family(ABC):
         ``G`` (within the claim's :attr:`Claim.tolerance`); False if it is known to fail; None
         if it is not claimed."""
 
-    def optimum(self, *args: Any, **kwargs: Any) -> Any:
-        """A closed-form optimum of the family, where the literature gives one."""
+    def optimum(self) -> Optimum:
+        """A closed-form optimum of the family at its parameters, where the literature gives
+        one (an :class:`Optimum`: a subclass narrows the return type)."""
         raise NotImplementedError(f"the {self.name!r} family has no closed-form optimum")
 
     @classmethod
@@ -230,8 +525,9 @@ def register(cls: type[Family]) -> type[Family]:
     ParameterTypeError
         If ``cls`` is not a subclass of :class:`Family`.
     ParameterError
-        If its ``name`` is not an identifier, its ``summary`` is not one line of text, or
-        another class is registered under that name.
+        If its ``name`` is not an identifier, its ``summary`` is not one line of text, another
+        class is registered under that name, or its :attr:`~Family.parameters` (when declared)
+        do not declare exactly its dataclass fields with their defaults.
     """
     if not (isinstance(cls, type) and issubclass(cls, Family)):
         raise ParameterTypeError(f"`cls` must be a subclass of Family, got cls={cls!r}.")
@@ -243,6 +539,8 @@ def register(cls: type[Family]) -> type[Family]:
         raise ParameterError(
             f"`summary` of a family must be one line of text, got summary={summary!r}."
         )
+    if cls.parameters:
+        _check_declarations(cls)
     other = _REGISTRY.get(name)
     if other is not None and other is not cls:
         raise ParameterError(
@@ -270,35 +568,6 @@ def get_family(name: str) -> type[Family]:
 def check_default_n(n: Any) -> int:
     """Validate the size of a default graph."""
     return check_int(n, "n", minimum=1, maximum=MAX_DEFAULT_N)
-
-
-def check_positive_epsilon(value: Any) -> float:
-    """ε > 0, finite, with e^ε a finite float64."""
-    e = check_epsilon(value, finite_exp=True)
-    if e <= 0:
-        raise ParameterError(f"`epsilon` must be > 0 for this family, got epsilon={value!r}.")
-    return e
-
-
-def check_sensitivity(value: Any) -> int | None:
-    """An integer sensitivity Δ >= 1, or None (taken from the graph)."""
-    if value is None:
-        return None
-    return check_int(value, "sensitivity", minimum=1, maximum=2**31)
-
-
-def check_real_sensitivity(value: Any) -> float | None:
-    """A real sensitivity Δ > 0, or None (taken from the graph)."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ParameterTypeError(f"`sensitivity` must be a real number, got sensitivity={value!r}.")
-    x = float(value)
-    if not (math.isfinite(x) and x > 0):
-        raise ParameterError(
-            f"`sensitivity` must be a finite number > 0, got sensitivity={value!r}."
-        )
-    return x
 
 
 def mechanism_from_rows(G: RainbowGraph, rows: np.ndarray) -> Mechanism:
@@ -383,218 +652,3 @@ def contiguous_outputs_of(G: RainbowGraph, what: str) -> tuple[int, int, np.ndar
         return contiguous_outputs(G.outputs, "G.outputs")
     except ParameterError as exc:
         raise ParameterError(f"`G` is not suitable for {what}: {exc}") from None
-
-
-# ------------------------------------------------------------------------------------ additive
-class AdditiveFamily(Family):
-    r"""Base of the additive-noise families: :math:`a(d) + \eta` in a finite ``form``.
-
-    A subclass is a frozen dataclass with fields ``form`` and ``sensitivity`` and implements
-    :meth:`law` (the noise law its rows are built from) and :meth:`nominal`. The mechanism is
-    :func:`~rainbowdp.noise.additive_rows` on the graph's integer answers and consecutive integer
-    outputs; the default graph is :func:`~rainbowdp.builders.count_path` (n).
-
-    **Sensitivity.** ``sensitivity`` is the integer Δ the guarantee covers: the largest answer
-    change between neighbours. ``None`` (the default) takes it from the graph:
-    :meth:`for_graph` sets Δ to :func:`rainbowdp.sensitivity` of ``G`` (at least 1; for the
-    ``"modular"`` form the cyclic distance modulo the number of outputs), and :meth:`mechanism`
-    builds on that. A given Δ below the graph's is refused (ParameterError naming the value,
-    the graph's sensitivity and an edge that attains it): the mechanism would silently be less
-    private than stated. A given Δ above the graph's is allowed (conservative). The methods that
-    take no graph (:meth:`law`, :meth:`nominal`, ...) read an unset Δ as 1: the family at unit
-    sensitivity.
-
-    :meth:`holds_on` (G) speaks of the family as built on G, ``for_graph(G)``, and of its
-    ``for_graph(G).nominal()`` (the same claim for the pure families; the discrete Gaussian's
-    profile depends on Δ). It follows from post-processing: clamping, folding and wrapping are
-    functions of :math:`a + \eta`, so the nominal guarantee holds (True) on every graph whose
-    sensitivity is at most Δ. It is False when a given Δ is below the graph's sensitivity
-    (:meth:`mechanism` then refuses to build). Truncation is not a post-processing; for the
-    truncated form:
-
-    - a pure claim is False when the exact ε of the truncated rows, computed in log space from
-      the law, exceeds the nominal ε by more than a relative :math:`10^{-9}` on some edge, True
-      when the verifier proves the stored rows ε-DP at the nominal ε
-      (:func:`~rainbowdp.epsilon_for_delta`), and None in the float gap between the two;
-    - a profile claim (the discrete Gaussian) is False when the stored rows exceed the claimed
-      δ(ε) by more than its tolerance at one of the ε of :data:`PROFILE_CHECK_EPSILONS`, and
-      None otherwise: a profile holds at every ε, which finitely many ε cannot decide.
-    """
-
-    forms: ClassVar[tuple[str, ...]] = FORMS
-    form: Form
-    sensitivity: int | None
-
-    @abstractmethod
-    def law(self) -> NoiseLaw:
-        """The noise law the rows are built from (at the build parameters; at sensitivity 1
-        when :attr:`sensitivity` is unset)."""
-
-    @property
-    def unit(self) -> int:
-        """The sensitivity the graph-free methods use: :attr:`sensitivity`, or 1 when unset."""
-        return 1 if self.sensitivity is None else self.sensitivity
-
-    def graph(self, n: int) -> RainbowGraph:
-        """``count_path(n)``: counts 0..n, neighbours differ by one record, outputs 0..n."""
-        from ..builders import count_path
-
-        return count_path(check_default_n(n))
-
-    def _inputs(self, G: RainbowGraph) -> tuple[np.ndarray, int, int, np.ndarray | None]:
-        check_graph(G, "G")
-        what = f"additive noise ({self.name})"
-        answers = integer_answers_of(G, what)
-        lo, q, perm = contiguous_outputs_of(G, what)
-        return answers, lo, q, perm
-
-    def graph_sensitivity(self, G: RainbowGraph) -> Sensitivity:
-        """The sensitivity of ``G`` that this family's form sees: :func:`rainbowdp.sensitivity`,
-        cyclic modulo the number of outputs for the ``"modular"`` form.
-
-        Raises
-        ------
-        ParameterError
-            If ``G`` has no integer true answers or its outputs are not consecutive integers.
-
-        Examples
-        --------
-        >>> from rainbowdp.builders import circulant
-        >>> from rainbowdp.noise import Geometric
-        >>> G = circulant(5, [1])                      # answers 0..5, the edge 5 ~ 0 wraps
-        >>> Geometric(1.0).graph_sensitivity(G).value
-        5
-        >>> Geometric(1.0, form="modular").graph_sensitivity(G).value
-        1
-        """
-        _, _, q, _ = self._inputs(G)
-        return self._sensitivity(G, q)
-
-    def _sensitivity(self, G: RainbowGraph, q: int) -> Sensitivity:
-        return sensitivity(G, modulus=q if self.form == "modular" else None)
-
-    def for_graph(self, G: RainbowGraph) -> AdditiveFamily:
-        """This family with its sensitivity set for ``G``.
-
-        An unset sensitivity becomes the graph's (:meth:`graph_sensitivity`, at least 1); a
-        given one is kept if it is at least the graph's.
-
-        Raises
-        ------
-        ParameterError
-            If the given sensitivity is below the graph's (the message names the value, the
-            graph's sensitivity and an edge that attains it), or ``G`` has no integer answers or
-            no consecutive integer outputs.
-
-        Examples
-        --------
-        >>> import statistics
-        >>> from rainbowdp.builders import from_records
-        >>> from rainbowdp.noise import Geometric
-        >>> G = from_records([0, 2, 4], size=3, query=statistics.median_low, outputs=range(5),
-        ...                  relation="replace_one")
-        >>> Geometric(1.0).for_graph(G).sensitivity
-        4
-        """
-        _, _, q, _ = self._inputs(G)
-        return self._for_graph(G, q)
-
-    def _for_graph(self, G: RainbowGraph, q: int) -> AdditiveFamily:
-        found = self._sensitivity(G, q)
-        if self.sensitivity is None:
-            return dataclasses.replace(self, sensitivity=max(1, int(found.value)))  # type: ignore[type-var]
-        if self.sensitivity < found.value:
-            raise too_small_sensitivity(self.sensitivity, found, self.name)
-        return self
-
-    def mechanism(self, G: RainbowGraph) -> Mechanism:
-        r"""The rows :math:`a(d) + \eta` in :attr:`form` for every node of ``G``, at the
-        sensitivity of :meth:`for_graph`.
-
-        Raises
-        ------
-        ParameterError
-            If ``G`` has no integer true answers, its outputs are not consecutive integers, or
-            the given sensitivity is below the graph's.
-        """
-        answers, lo, q, perm = self._inputs(G)
-        family = self._for_graph(G, q)
-        outputs = np.arange(lo, lo + q) if perm is None else np.asarray(G.outputs)
-        rows = additive_rows(answers, outputs.tolist(), family.law(), form=family.form)
-        return mechanism_from_rows(G, rows)
-
-    def holds_on(self, G: RainbowGraph) -> bool | None:
-        """Whether ``for_graph(G).nominal()`` holds for :meth:`mechanism` on ``G`` (class notes).
-
-        True or False on every graph with integer answers and consecutive integer outputs,
-        except two truncated cases, which are None: a pure claim whose float ε of the truncated
-        rows lies within a relative :math:`10^{-9}` of the nominal ε but is not proved below it,
-        and a profile claim (the discrete Gaussian) that no checked ε shows to fail.
-
-        Raises
-        ------
-        ParameterError
-            If ``G`` has no integer true answers or its outputs are not consecutive integers.
-        """
-        answers, lo, q, _ = self._inputs(G)
-        edges = G.edges
-        if edges.shape[0] == 0:  # no neighbours: every mechanism is private
-            return True
-        found = self._sensitivity(G, q)
-        if self.sensitivity is not None and self.sensitivity < found.value:
-            return False
-        if self.form != "truncated":
-            return True
-        family = self._for_graph(G, q)
-        claim = family.nominal()
-        if not claim.pure:
-            return family._profile_fails(G)
-        if family._truncation_fails(answers, edges, lo, q, G.directed):
-            return False
-        from ..privacy import epsilon_for_delta
-
-        return True if float(epsilon_for_delta(family.mechanism(G), 0.0)) <= claim.epsilon else None
-
-    def _profile_fails(self, G: RainbowGraph) -> bool | None:
-        """False when the stored rows exceed a profile claim at one of the checked ε, else None."""
-        from ..privacy import privacy_profile
-
-        claim = self.nominal()
-        exact = privacy_profile(self.mechanism(G), list(PROFILE_CHECK_EPSILONS))
-        stated = np.array([claim.delta(e) for e in PROFILE_CHECK_EPSILONS])
-        return False if bool(np.any(exact > stated + claim.tolerance + 1e-9)) else None
-
-    def _truncation_fails(
-        self, answers: np.ndarray, edges: np.ndarray, lo: int, q: int, directed: bool
-    ) -> bool:
-        """Whether the truncated rows provably exceed a pure claim's ε on some edge."""
-        claim = self.nominal()
-        if not claim.pure:
-            return False
-        hi = lo + q - 1
-        a, b = answers[edges[:, 0]], answers[edges[:, 1]]
-        inside = (a >= lo) & (a <= hi) & (b >= lo) & (b <= hi) & (a != b)
-        if not inside.any():
-            return False
-        law = self.law()
-        v = np.arange(lo, hi + 1, dtype=np.int64)
-        # one log row per distinct answer in the range, then the edges in bounded chunks
-        a, b = a[inside], b[inside]
-        ua, inv = np.unique(np.concatenate([a, b]), return_inverse=True)
-        lw = law.log_pmf(v[None, :] - ua[:, None])
-        m = lw.max(axis=1, keepdims=True)
-        logs = lw - (m + np.log(np.exp(lw - m).sum(axis=1, keepdims=True)))
-        ia, ib = inv[: a.size], inv[a.size :]
-        worst = -np.inf
-        chunk = max(1, CHUNK_ELEMENTS // q)
-        for start in range(0, a.size, chunk):
-            d = logs[ia[start : start + chunk]] - logs[ib[start : start + chunk]]
-            worst = max(worst, float(np.max(d if directed else np.abs(d))))
-        return worst > claim.epsilon + 1e-9 * max(1.0, claim.epsilon)
-
-
-def check_additive(
-    form: Any, sensitivity: Any, forms: tuple[str, ...] = FORMS
-) -> tuple[str, int | None]:
-    """Validate the common fields of an additive family."""
-    return check_form(form, forms), check_sensitivity(sensitivity)

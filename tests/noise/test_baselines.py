@@ -241,21 +241,26 @@ def test_discrete_gaussian_nominal_delta_is_the_hockey_stick(sigma, sens):
         direct = math.fsum(
             max(0.0, pmf(y) - math.exp(eps) * pmf(y - sens)) for y in range(-reach, reach + sens)
         )
-        nominal = family.nominal().delta(eps)
+        nominal = family.nominal().dp_delta(eps)
         assert nominal == pytest.approx(direct, rel=1e-12, abs=1e-300)
-        assert family.delta_at(eps) == nominal
+        assert family.dp_delta(eps) == nominal
 
 
 def test_pure_claims_convert_to_delta():
     claim = noise.Geometric(math.log(3)).nominal()
-    assert claim.pure and claim.delta(0.0) == pytest.approx(0.5)
-    assert claim.delta(math.log(3)) == 0.0 and claim.delta(5.0) == 0.0
+    assert claim.pure and claim.dp_delta(0.0) == pytest.approx(0.5)
+    assert claim.dp_delta(math.log(3)) == 0.0 and claim.dp_delta(5.0) == 0.0
     # randomized response with two outputs attains the conversion exactly
     G = count_path(1)
     M = noise.randomized_response(G, epsilon=math.log(3))
     from rainbowdp.privacy import privacy_profile
 
-    assert privacy_profile(M, [0.0])[0] == pytest.approx(claim.delta(0.0), rel=1e-9)
+    assert privacy_profile(M, [0.0])[0] == pytest.approx(claim.dp_delta(0.0), rel=1e-9)
+
+
+def test_old_delta_names_are_aliases():
+    assert noise.Claim.delta is noise.Claim.dp_delta
+    assert noise.DiscreteGaussian.delta_at is noise.DiscreteGaussian.dp_delta
 
 
 # ------------------------------------------------------------------------ Gumbel sampler

@@ -15,6 +15,7 @@ import pytest
 
 import rainbowdp.noise as noise
 from rainbowdp import certify
+from rainbowdp.exceptions import ParameterError, ParameterTypeError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import epsilon_for_delta, privacy_profile
@@ -110,7 +111,7 @@ def test_nominal_against_exact(family, G):
     assert holds in (True, False, None)
     assert isinstance(claim, noise.Claim) and claim.source
     if claim.pure:
-        assert claim.delta(claim.epsilon) == 0.0
+        assert claim.dp_delta(claim.epsilon) == 0.0
         exact = float(epsilon_for_delta(M, 0.0))
         if holds is True:
             assert exact <= claim.epsilon  # upper bound on the exact epsilon: no slack needed
@@ -119,7 +120,7 @@ def test_nominal_against_exact(family, G):
     else:
         assert math.isinf(claim.epsilon)
         exact = privacy_profile(M, PROFILE_EPSILONS)
-        stated = np.array([claim.delta(e) for e in PROFILE_EPSILONS])
+        stated = np.array([claim.dp_delta(e) for e in PROFILE_EPSILONS])
         if holds is True:
             # the stored float64 rows meet the claim within its documented round-off tolerance
             # (0 for pure claims, 2^-44 for the discrete Gaussian; see Claim.tolerance)
@@ -162,8 +163,6 @@ def test_the_docs_example_family_meets_the_contract(monkeypatch):
     import re
     from pathlib import Path
 
-    from rainbowdp.exceptions import ParameterError, ParameterTypeError
-
     text = (Path(__file__).resolve().parents[2] / "docs" / "families.md").read_text("utf-8")
     section = text.split("### Writing a family", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, flags=re.S).group(1)
@@ -185,3 +184,140 @@ def test_the_docs_example_family_meets_the_contract(monkeypatch):
         cls(0.5, sensitivity=0)
     with pytest.raises(ParameterTypeError, match="alpha"):
         cls("x")
+    with pytest.raises(ParameterError, match=r"alpha=1\.0"):
+        cls(1.0)
+    # the example declares its parameters as data, as the registry requires
+    assert [p.name for p in cls.parameters] == [f.name for f in _init_fields(cls)]
+    assert "__post_init__" not in cls.__dict__
+
+
+# ------------------------------------------------------------------------ parameter declarations
+#: Families whose module does not declare its parameters yet: their test is expected to fail.
+# INTEGRATION: empty this set once noise/modulo.py and noise/count.py declare `parameters`.
+PENDING_DECLARATIONS = {"count", "modulo"}
+
+
+def _declaring(name):
+    marks = (
+        [pytest.mark.xfail(strict=True, reason="parameters not declared yet")]
+        if name in PENDING_DECLARATIONS
+        else []
+    )
+    return pytest.param(noise.FAMILIES[name], id=name, marks=marks)
+
+
+def _init_fields(cls):
+    return [f for f in dataclasses.fields(cls) if f.init]
+
+
+@pytest.mark.parametrize("cls", [_declaring(name) for name in sorted(noise.FAMILIES)])
+def test_every_family_declares_its_parameters(cls):
+    # one declaration per constructor argument, in order, with the dataclass's default
+    declared = cls.parameters
+    assert declared and all(isinstance(p, noise.Parameter) for p in declared)
+    fields = _init_fields(cls)
+    assert [p.name for p in declared] == [f.name for f in fields]
+    for p, f in zip(declared, fields, strict=True):
+        assert p.doc and "\n" not in p.doc, p.name
+        if f.default is dataclasses.MISSING:
+            assert p.required and p.default is noise.REQUIRED, p.name
+        else:
+            assert not p.required and p.default == f.default, p.name
+
+
+def _declared():
+    for name, cls in sorted(noise.FAMILIES.items()):
+        for p in cls.parameters:
+            yield pytest.param(cls, p, id=f"{name}-{p.name}")
+
+
+def _outside(p):
+    """Values outside the declaration of ``p``: (value, error class, text the message echoes)."""
+    bad = []
+    if not p.optional:
+        bad.append((None, noise.Parameter, "None"))
+    lo, hi = p.domain
+    if p.kind == "real":
+        if math.isfinite(lo):
+            x = lo if not p.inclusive[0] else math.nextafter(lo, -math.inf)
+            bad.append((x, ParameterError, repr(x)))
+        if math.isfinite(hi):
+            x = hi if not p.inclusive[1] else math.nextafter(hi, math.inf)
+            bad.append((x, ParameterError, repr(x)))
+        bad += [(math.nan, ParameterError, "nan"), (math.inf, ParameterError, "inf")]
+        bad += [("1", ParameterTypeError, "'1'"), (True, ParameterTypeError, "True")]
+    elif p.kind in ("integer", "integers"):
+        wrap = (lambda v: (v,)) if p.kind == "integers" else (lambda v: v)
+        if math.isfinite(lo):
+            bad.append((wrap(int(lo) - 1), ParameterError, repr(int(lo) - 1)))
+        if math.isfinite(hi):
+            bad.append((wrap(int(hi) + 1), ParameterError, repr(int(hi) + 1)))
+        bad += [(wrap(1.5), ParameterTypeError, "1.5"), (wrap(True), ParameterTypeError, "True")]
+        if p.kind == "integers":
+            bad += [((), ParameterError, "()"), ("12", ParameterTypeError, "'12'")]
+    elif p.kind == "choice":
+        bad += [("no such choice", ParameterError, "'no such choice'"), (1, ParameterError, "1")]
+    else:
+        bad.append((3, ParameterTypeError, "3"))
+    return bad
+
+
+@pytest.mark.parametrize(("cls", "p"), list(_declared()))
+def test_the_validator_rejects_values_outside_each_declaration(cls, p):
+    family = cls.examples()[0][0]
+    for value, error, echoed in _outside(p):
+        if error is noise.Parameter:  # None where it is not allowed: a type error
+            error = ParameterTypeError if p.kind != "choice" else ParameterError
+        with pytest.raises(error) as info:
+            dataclasses.replace(family, **{p.name: value})
+        message = str(info.value)
+        assert f"`{p.name}`" in message and echoed in message, (value, message)
+
+
+@pytest.mark.parametrize(("cls", "p"), list(_declared()))
+def test_declared_defaults_are_valid_and_offered_on_the_command_line(cls, p):
+    import argparse
+
+    family = cls.examples()[0][0]
+    if not p.required:
+        assert p.check(p.default) == p.default or p.default is None
+        rebuilt = dataclasses.replace(family, **{p.name: p.default})
+        assert isinstance(rebuilt, cls)
+    # the value the family stores passes its own declaration unchanged
+    value = getattr(family, p.name)
+    assert p.check(value) == value or callable(value)
+    if p.on_command_line:
+        parser = argparse.ArgumentParser()
+        parser.add_argument(p.option, **p.argparse_kwargs())
+        if not p.required:
+            assert getattr(parser.parse_args([]), p.name) == p.argparse_kwargs()["default"]
+    else:
+        with pytest.raises(ParameterError, match=p.name):
+            p.argparse_kwargs()
+
+
+def test_register_checks_the_declarations():
+    class Swapped(noise.Geometric):
+        name = "declared_wrongly"
+        parameters = (noise.SENSITIVITY_PARAMETER, *noise.Geometric.parameters[:2])
+
+    class WrongDefault(Swapped):
+        parameters = (
+            noise.Geometric.parameters[0],
+            noise.Parameter("form", "choice", "f", choices=noise.FORMS, default="folded"),
+            noise.SENSITIVITY_PARAMETER,
+        )
+
+    class BadDefault(Swapped):
+        parameters = (
+            *noise.Geometric.parameters[:2],
+            noise.Parameter("sensitivity", "integer", "s", domain=(2, 9), default=None),
+        )
+
+    with pytest.raises(ParameterError, match="in their order"):
+        noise.register(Swapped)
+    with pytest.raises(ParameterError, match="default of 'form'"):
+        noise.register(WrongDefault)
+    with pytest.raises(ParameterTypeError, match="`sensitivity`"):
+        noise.register(BadDefault)
+    assert "declared_wrongly" not in noise.FAMILIES

@@ -142,7 +142,7 @@ def test_closed_form_equals_the_lp_on_random_instances(D, epsilon, eta):
     # >= 300 instances, the small-eta region included: the closed form (restored where the
     # printed Theorem 3 fails) equals the singleton LP of the law (14)
     opt = c.optimum(D, epsilon=epsilon, eta=eta)
-    _, lp_delta, lp_alpha = c._law_lp(D, math.exp(epsilon), eta=eta, delta=None, events="singleton")
+    _, lp_delta, lp_alpha, _ = c._law(D, epsilon, eta=eta, delta=None, events="singleton")
     # the LP's point, measured exactly: no point of the LP beats the closed form (Theorem 1,
     # restored), whatever the solver's tolerance
     M_lp = c.mechanism(D + 3, D, eta=eta, alpha=lp_alpha, n_min=D)
@@ -167,7 +167,7 @@ def test_closed_form_equals_proposition2_lp_on_counts_from_d(D, epsilon, eta, ex
     # the LP (9)-(13) as printed, data-dependent alphas per count, on counts D .. N with
     # N - D >= 2D: its optimum is the closed form (shorter paths allow less; next test)
     lp = c.proposition2_lp(3 * D + extra, D, epsilon=epsilon, eta=eta, n_min=D)
-    assert lp.delta == pytest.approx(c.optimal_delta(D, epsilon=epsilon, eta=eta), abs=1e-9)
+    assert lp.delta == pytest.approx(c.min_delta(D, epsilon=epsilon, eta=eta), abs=1e-9)
     check_p1_p3(lp.mechanism.probabilities, np.asarray(lp.mechanism.graph.nodes), D, eta, 1e-9)
 
 
@@ -175,18 +175,18 @@ def test_short_count_ranges_allow_less_than_the_closed_form():
     # a data-dependent mechanism on two counts can be 0-singleton-private: the closed form is
     # the optimum of the data-independent law, and of the LP only on long enough paths
     assert c.proposition2_lp(3, 2, epsilon=1.0, eta=0.25, n_min=2).delta < 1e-9
-    assert c.optimal_delta(2, epsilon=1.0, eta=0.25) > 0.07
+    assert c.min_delta(2, epsilon=1.0, eta=0.25) > 0.07
     # the LP's optimum never decreases as the path grows (a restriction stays feasible)
     vals = [c.proposition2_lp(4 + k, 4, epsilon=0.6, eta=0.16, n_min=4).delta for k in range(1, 10)]
     assert all(b >= a - 1e-9 for a, b in itertools.pairwise(vals))
-    assert vals[-1] == pytest.approx(c.optimal_delta(4, epsilon=0.6, eta=0.16), abs=1e-9)
+    assert vals[-1] == pytest.approx(c.min_delta(4, epsilon=0.6, eta=0.16), abs=1e-9)
     assert vals[0] < vals[-1] - 1e-3
 
 
 def test_counts_below_d_raise_the_lp_optimum():
     # docs/noise/count.md: at the Fig. 1 setting, counts 1..D-1 cost more than counts >= D
     full = c.proposition2_lp(20, 6, epsilon=2.18, eta=0.8)
-    assert full.delta > 3 * c.optimal_delta(6, epsilon=2.18, eta=0.8)
+    assert full.delta > 3 * c.min_delta(6, epsilon=2.18, eta=0.8)
 
 
 def test_no_overflow_for_large_d_epsilon():
@@ -247,8 +247,8 @@ def test_max_eta(D, eps, target):
     worse = c.exact_optimum(D, epsilon=eps, eta=min(0.999, e + 1e-3))
     assert worse.delta > target
     es = c.max_eta(D, epsilon=eps, delta=target, events="singleton")
-    assert c.optimal_delta(D, epsilon=eps, eta=es) <= target * (1 + 1e-6)
-    assert c.optimal_delta(D, epsilon=eps, eta=min(0.999, es + 1e-3)) > target
+    assert c.min_delta(D, epsilon=eps, eta=es) <= target * (1 + 1e-6)
+    assert c.min_delta(D, epsilon=eps, eta=min(0.999, es + 1e-3)) > target
     assert es >= e - 1e-9  # the singleton delta <= the exact delta: a larger eta meets it
 
 
@@ -260,7 +260,7 @@ def test_family_claim_and_graphs():
     assert fam.holds_on(c.graph(10, 6)) is None  # counts below D are not claimed
     M = fam.mechanism(G)
     assert rdp.certify(M, epsilon=2.18, delta=fam.optimum().dp_bound).verdict == "private"
-    assert fam.nominal().delta(2.18) == fam.optimum().dp_bound
+    assert fam.nominal().dp_delta(2.18) == fam.optimum().dp_bound
     with pytest.raises(ParameterError, match="counts"):
         fam.mechanism(rdp.builders.count_path(5))  # count 0 and too few outputs
 
@@ -294,7 +294,7 @@ def test_the_restored_case_on_a_small_eta_grid():
         for eps in (0.1, 0.25, 0.5, 1.0):
             for eta in (0.01, 0.05, 0.1, 0.2):
                 opt = c.optimum(D, epsilon=eps, eta=eta)
-                _, lp, _ = c._law_lp(D, math.exp(eps), eta=eta, delta=None, events="singleton")
+                _, lp, _, _ = c._law(D, eps, eta=eta, delta=None, events="singleton")
                 assert opt.delta == pytest.approx(lp, abs=1e-9)
                 if opt.case == "restored":
                     restored += 1
@@ -307,7 +307,7 @@ def test_the_general_designer_with_p1_p3(N, D, eps, eta):
     # P1-P3 as data for design.min_delta: the singleton optimum is the LP (9)-(13) (in the
     # probabilities), and the exact optimum is at most the data-independent one
     single = c.design_min_delta(N, D, epsilon=eps, eta=eta, events="singleton", n_min=D)
-    assert single.objective == pytest.approx(c.optimal_delta(D, epsilon=eps, eta=eta), abs=1e-9)
+    assert single.objective == pytest.approx(c.min_delta(D, epsilon=eps, eta=eta), abs=1e-9)
     exact = c.design_min_delta(N, D, epsilon=eps, eta=eta, n_min=D)
     best = c.exact_optimum(D, epsilon=eps, eta=eta)
     assert exact.achieved_delta <= best.delta + 1e-9

@@ -556,3 +556,23 @@ def test_printed_milp_at_delta_one_takes_the_least_distortion_value():
     """A custom loss whose least distortion is not at 0: the point mass goes there."""
     r = modulo.optimal_pmf(3, epsilon=1.0, delta=1.0, shifts=[1], loss=[5.0, 0.0, 1.0, 2.0])
     assert r.pmf.tolist() == [0.0, 1.0, 0.0, 0.0] and r.objective == 0.0
+
+
+def test_new_names_and_their_aliases():
+    # pdp_delta is the probabilistic-DP leakage (Definition 2); leakage its old name
+    assert modulo.leakage is modulo.pdp_delta
+    # losses: "error_rate", "squared", "absolute"; the old spellings parse to the same
+    for new, old in (("error_rate", "er"), ("squared", "mse"), ("absolute", "abs")):
+        assert modulo.loss_name(old) == new
+        np.testing.assert_array_equal(modulo.distortion(5, new), modulo.distortion(5, old))
+    a = modulo.optimal_pmf(4, epsilon=1.0, delta=0.1, shifts=[1], loss="squared")
+    b = modulo.optimal_pmf(4, epsilon=1.0, delta=0.1, shifts=[1], loss="mse")
+    np.testing.assert_array_equal(a.pmf, b.pmf)
+    # the registry's name of the printed MILP is accepted for "printed"
+    c = modulo.optimal_pmf(4, epsilon=1.0, delta=0.1, shifts=[1], formulation="kadam13-printed")
+    d = modulo.optimal_pmf(4, epsilon=1.0, delta=0.1, shifts=[1], formulation="printed")
+    np.testing.assert_array_equal(c.pmf, d.pmf)
+    assert isinstance(d.design, rdp.design.DesignResult)
+    assert d.design.formulation == "kadam13-printed"
+    with pytest.raises(ParameterError, match="`loss`"):
+        modulo.Modulo(1.0, loss="l2")

@@ -158,7 +158,7 @@ def test_delta_equals_the_verifier(D, log_gamma, kind, u):
     }[kind]
     P, Q, _ = pair(gamma, D)
     v1, v2 = rdp.hockey_stick(P, Q, eps), rdp.hockey_stick(Q, P, eps)
-    c = tb.delta(eps, gamma, D)
+    c = tb.dp_delta(eps, gamma, D)
     slack = rows_roundoff(gamma, D, eps)
     for v in (v1, v2):
         assert v - slack <= c <= v * (1 + 2e-12) + slack
@@ -174,7 +174,7 @@ def test_delta_equals_the_privacy_profile_of_the_count_path(D, log_gamma, eps):
     gamma = 10.0**log_gamma
     M = tb.mechanism(gamma, D, N=D + 4)
     v = float(rdp.privacy_profile(M, [eps])[0])
-    c = tb.delta(eps, gamma, D)
+    c = tb.dp_delta(eps, gamma, D)
     assert v <= c <= v * (1 + 2e-12) + rows_roundoff(gamma, D, eps)
 
 
@@ -190,23 +190,23 @@ def test_delta_on_a_seeded_grid():
         P, Q, _ = pair(gamma, D)
         v = rdp.hockey_stick(P, Q, eps)
         slack = rows_roundoff(gamma, D, eps)
-        assert v - slack <= tb.delta(eps, gamma, D) <= v * (1 + 2e-12) + slack
+        assert v - slack <= tb.dp_delta(eps, gamma, D) <= v * (1 + 2e-12) + slack
         # the rows' round-off matters only where terms cancel: a relative 1e-8 at most here
         assert slack <= 1e-8 * v
 
 
 def test_delta_is_vectorised_over_epsilon():
     eps = np.linspace(0.0, 4.0, 41)
-    vec = tb.delta(eps, 0.125, 11)
+    vec = tb.dp_delta(eps, 0.125, 11)
     assert vec.shape == (41,)
-    assert vec.tolist() == [tb.delta(float(e), 0.125, 11) for e in eps]
-    grid = tb.delta(eps.reshape(41, 1), 0.125, 11)
+    assert vec.tolist() == [tb.dp_delta(float(e), 0.125, 11) for e in eps]
+    grid = tb.dp_delta(eps.reshape(41, 1), 0.125, 11)
     assert grid.shape == (41, 1) and np.array_equal(grid[:, 0], vec)
-    assert tb.delta([0.5, 1], 0.125, 11).tolist() == [
-        tb.delta(0.5, 0.125, 11),
-        tb.delta(1.0, 0.125, 11),
+    assert tb.dp_delta([0.5, 1], 0.125, 11).tolist() == [
+        tb.dp_delta(0.5, 0.125, 11),
+        tb.dp_delta(1.0, 0.125, 11),
     ]
-    assert isinstance(tb.delta(1, 0.125, 11), float)
+    assert isinstance(tb.dp_delta(1, 0.125, 11), float)
     # non-increasing in epsilon, down to the plateau p(-D) of (2.12) from eps = (2D-1) gamma
     assert np.all(np.diff(vec) <= 0)
     p_end = tb.plateau_delta(0.125, 11)
@@ -218,36 +218,36 @@ def test_delta_is_vectorised_over_epsilon():
 
 def test_delta_special_cases():
     # gamma = 0 (uniform): only z = -D, delta = 1/(2D+1) at every epsilon
-    assert tb.delta(np.array([0.0, 1.0, 50.0]), 0.0, 3) == pytest.approx([1 / 7] * 3, rel=2e-12)
+    assert tb.dp_delta(np.array([0.0, 1.0, 50.0]), 0.0, 3) == pytest.approx([1 / 7] * 3, rel=2e-12)
     # epsilon = 0: the total variation distance of p and its shift, sum_{z <= 0} p(z) - p(z-1)
     P, Q, _ = pair(0.3, 6)
-    assert tb.delta(0.0, 0.3, 6) == pytest.approx(0.5 * np.abs(P - Q).sum(), rel=2e-12)
+    assert tb.dp_delta(0.0, 0.3, 6) == pytest.approx(0.5 * np.abs(P - Q).sum(), rel=2e-12)
     # huge gamma: the noise is (almost) always 0, so the rows at n and n - 1 are (almost)
     # disjoint point masses: delta = p(0) - e^eps p(-1) + p(-D) ~ 1
-    assert tb.delta(1.0, 1e4, 10) == 1.0
+    assert tb.dp_delta(1.0, 1e4, 10) == 1.0
     # epsilon >= (2D - 1) gamma: delta = p(-D) = e^-5000 / C underflows, reported as the
     # smallest positive float (delta > 0 by (2.12))
-    assert tb.delta(1000.0, 50.0, 10) == 5e-324
+    assert tb.dp_delta(1000.0, 50.0, 10) == 5e-324
     # any finite epsilon is accepted (e^eps is never formed)
-    assert tb.delta(1e6, 0.1, 5) == tb.plateau_delta(0.1, 5)
+    assert tb.dp_delta(1e6, 0.1, 5) == tb.plateau_delta(0.1, 5)
 
 
 def test_delta_errors():
     for bad in (-0.1, math.inf, math.nan):
         with pytest.raises(ParameterError, match="`epsilon`"):
-            tb.delta(bad, 0.1, 5)
+            tb.dp_delta(bad, 0.1, 5)
     with pytest.raises(ParameterError, match="`epsilon`"):
-        tb.delta([0.5, -1.0], 0.1, 5)
+        tb.dp_delta([0.5, -1.0], 0.1, 5)
     with pytest.raises(ParameterTypeError, match="`epsilon`"):
-        tb.delta(["0.5"], 0.1, 5)
+        tb.dp_delta(["0.5"], 0.1, 5)
     for bad in (-0.1, 1e101, math.inf):
         with pytest.raises(ParameterError, match="`gamma`"):
-            tb.delta(1.0, bad, 5)
-    assert tb.delta(1.0, 1e100, 5) == 1.0  # the largest gamma: a point mass, delta = 1
+            tb.dp_delta(1.0, bad, 5)
+    assert tb.dp_delta(1.0, 1e100, 5) == 1.0  # the largest gamma: a point mass, delta = 1
     with pytest.raises(ParameterTypeError, match="`D`"):
-        tb.delta(1.0, 0.1, True)
+        tb.dp_delta(1.0, 0.1, True)
     with pytest.raises(ParameterError, match="`D`"):
-        tb.delta(1.0, 0.1, tb.MAX_D + 1)
+        tb.dp_delta(1.0, 0.1, tb.MAX_D + 1)
 
 
 # ------------------------------------------------------------------------------ Proposition 3
@@ -266,8 +266,8 @@ def test_proposition3_delta_is_2_27_on_the_gamma_range(D, eps, t):
         assert zstar == -D
     # (2.27): delta = C e^{-gamma D^2}
     c227 = tb.normaliser(gamma, D) * math.exp(-gamma * D * D)
-    assert tb.delta(eps, gamma, D) == pytest.approx(c227, rel=2e-12)
-    assert tb.delta(eps, gamma, D) == pytest.approx(tb.plateau_delta(gamma, D), rel=1e-13)
+    assert tb.dp_delta(eps, gamma, D) == pytest.approx(c227, rel=2e-12)
+    assert tb.dp_delta(eps, gamma, D) == pytest.approx(tb.plateau_delta(gamma, D), rel=1e-13)
     # (2.22)-(2.24): V, C and delta within their ranges
     # (float round-off at the ends of the range)
     assert r.variance_low * (1 - 1e-14) <= tb.variance(gamma, D) <= r.variance_high * (1 + 1e-14)
@@ -283,10 +283,10 @@ def test_errata24_the_right_end_of_2_20_is_an_exact_tie(D, eps):
     # Just above, the extra term is positive: delta is strictly larger than (2.27).
     hi = eps / (2 * D - 1)
     assert math.floor(0.5 - eps / (2 * hi)) in (-D + 1, -D)  # -D + 1 up to float rounding
-    assert tb.delta(eps, hi, D) == pytest.approx(tb.plateau_delta(hi, D), rel=1e-13)
-    assert tb.proposition3(eps, D).delta_low == pytest.approx(tb.delta(eps, hi, D), rel=1e-13)
+    assert tb.dp_delta(eps, hi, D) == pytest.approx(tb.plateau_delta(hi, D), rel=1e-13)
+    assert tb.proposition3(eps, D).delta_low == pytest.approx(tb.dp_delta(eps, hi, D), rel=1e-13)
     above = hi * (1 + 1e-8)
-    assert tb.delta(eps, above, D) > tb.plateau_delta(above, D) * (1 + 1e-10)
+    assert tb.dp_delta(eps, above, D) > tb.plateau_delta(above, D) * (1 + 1e-10)
     # and the plain float sum p(-D+1) - e^eps p(-D) is round-off around 0, far below that gap
     P, Q, _ = pair(hi, D)
     assert abs(P[1] - math.exp(eps) * Q[1]) <= 1e-13 * P[1]
@@ -310,7 +310,7 @@ def test_example1_design_guide():
     assert d.gamma == pytest.approx(EX1_GAMMA, rel=1e-15)
     assert round(d.delta, 7) == 9.91e-5 and d.delta <= 1e-4
     assert round(d.variance, 2) == 49.00
-    assert d.delta == tb.delta(0.5, d.gamma, 25)  # the exact delta (= (2.27), Proposition 3)
+    assert d.delta == tb.dp_delta(0.5, d.gamma, 25)  # the exact delta (= (2.27), Proposition 3)
     assert d.proposition3.contains(d.gamma)
     # D = 24 misses the target: 25 is the first D
     assert tb.plateau_delta(tb.guide_gamma(0.5, 24), 24) > 1e-4
@@ -361,21 +361,26 @@ def test_guide_gamma_is_inside_2_20():
 
 
 # ------------------------------------------------------------------------------ Fig. 2a
-def test_best_delta_is_the_grid_minimum():
+def test_min_delta_is_the_grid_minimum():
     assert tb.FIG2_GAMMAS.size == 3000
     assert tb.FIG2_GAMMAS[0] == 0.0001 and tb.FIG2_GAMMAS[-1] == 0.3
-    d, g = tb.best_delta(1.0, 11)
-    direct = tb.delta(1.0, g, 11)
+    d, g = tb.min_delta(1.0, 11)
+    direct = tb.dp_delta(1.0, g, 11)
     assert d == direct
     rng = np.random.default_rng(7)
     for gamma in rng.choice(tb.FIG2_GAMMAS, 50):
-        assert tb.delta(1.0, float(gamma), 11) >= d
-    d2, g2 = tb.best_delta(1.0, 11, gammas=[0.01, g, 0.2])
+        assert tb.dp_delta(1.0, float(gamma), 11) >= d
+    d2, g2 = tb.min_delta(1.0, 11, gammas=[0.01, g, 0.2])
     assert (d2, g2) == (d, g)
     with pytest.raises(ParameterError, match="`gammas`"):
-        tb.best_delta(1.0, 11, gammas=[])
+        tb.min_delta(1.0, 11, gammas=[])
     with pytest.raises(ParameterError, match="`gammas`"):
-        tb.best_delta(1.0, 11, gammas=[0.1, -0.1])
+        tb.min_delta(1.0, 11, gammas=[0.1, -0.1])
+
+
+def test_old_names_are_aliases():
+    assert tb.delta is tb.dp_delta and tb.best_delta is tb.min_delta
+    assert tb.TableBuilder.delta is tb.TableBuilder.dp_delta
 
 
 def test_fig2a_best_gamma_against_the_design():
@@ -387,9 +392,9 @@ def test_fig2a_best_gamma_against_the_design():
     for D in (11, 15):
         to_guide, to_limit, second_case = [], [], []
         for eps in np.arange(1, 101) * 0.05:
-            best, g = tb.best_delta(float(eps), D)
-            to_guide.append(best / tb.delta(float(eps), tb.guide_gamma(float(eps), D), D))
-            to_limit.append(best / tb.delta(float(eps), float(eps) / (2 * D - 1), D))
+            best, g = tb.min_delta(float(eps), D)
+            to_guide.append(best / tb.dp_delta(float(eps), tb.guide_gamma(float(eps), D), D))
+            to_limit.append(best / tb.dp_delta(float(eps), float(eps) / (2 * D - 1), D))
             second_case.append(g > eps / (2 * D - 1))
         assert max(to_guide) < 1.0
         assert 0.6 < min(to_guide) < 0.75
@@ -484,11 +489,11 @@ def test_max_entropy_errors():
 # ------------------------------------------------------------------------------ Appendix C
 def test_cks_delta_is_the_discrete_gaussian_delta():
     # Appendix C, (C.4) = Canonne, Kamath, Steinke, Theorem 2.6 at sensitivity 1: the
-    # library's independent DiscreteGaussian.delta_at agrees
+    # library's independent DiscreteGaussian.dp_delta agrees
     for sigma in (0.3, 1.0, 2.0, 7.5, 50.0):
         for eps in (0.0, 0.1, 0.5, 1.0, 3.0):
             ours = tb.cks_delta(eps, sigma)
-            theirs = noise.DiscreteGaussian(sigma=sigma).delta_at(eps)
+            theirs = noise.DiscreteGaussian(sigma=sigma).dp_delta(eps)
             if theirs > 1e-300:
                 assert ours == pytest.approx(theirs, rel=1e-11)
             else:  # underflow: ours is the smallest positive float, an upper bound
@@ -504,10 +509,10 @@ def test_delta_tends_to_the_discrete_gaussian_as_d_grows(sigma, eps):
     # Appendix C: for D = infinity, (2.19) is the discrete Gaussian's delta with sigma^2 = 1/(2g)
     gamma = 1 / (2 * sigma * sigma)
     limit = tb.cks_delta(eps, sigma)
-    gaps = [abs(tb.delta(eps, gamma, D) - limit) for D in (1, 2, 4, 8, 16, 32, 64)]
+    gaps = [abs(tb.dp_delta(eps, gamma, D) - limit) for D in (1, 2, 4, 8, 16, 32, 64)]
     assert all(b <= a for a, b in itertools.pairwise(gaps))
     assert gaps[0] > 1e-3
-    assert tb.delta(eps, gamma, 64) == pytest.approx(limit, rel=3e-12)
+    assert tb.dp_delta(eps, gamma, 64) == pytest.approx(limit, rel=3e-12)
 
 
 # ------------------------------------------------------------------------------ instance, family
@@ -532,14 +537,14 @@ def test_family_contract_pieces():
     assert fam.variance == pytest.approx(4.0, rel=1e-12)
     assert np.array_equal(fam.pmf, tb.pmf(fam.gamma, 11))
     claim = fam.nominal()
-    assert not claim.pure and claim.delta(1.0) == tb.delta(1.0, fam.gamma, 11)
-    assert fam.delta(1.0) == claim.delta(1.0)
+    assert not claim.pure and claim.dp_delta(1.0) == tb.dp_delta(1.0, fam.gamma, 11)
+    assert fam.dp_delta(1.0) == claim.dp_delta(1.0)
     G = fam.graph(6)
     assert G.nodes[0] == 11 and fam.holds_on(G) is True
     M = fam.mechanism(G)
     eps = [0.0, 0.5, 1.0, 2.0, 3.0]
     exact = rdp.privacy_profile(M, eps)
-    assert np.all(exact <= np.array([claim.delta(e) for e in eps]))
+    assert np.all(exact <= np.array([claim.dp_delta(e) for e in eps]))
     # counts below D: the window leaves the outputs, no mechanism and no claim
     low = count_path(20)
     assert fam.holds_on(low) is None
@@ -549,7 +554,7 @@ def test_family_contract_pieces():
     wide = count_path(8, outputs=range(-11, 20))
     assert fam.holds_on(wide) is True
     Mw = fam.mechanism(wide)
-    assert float(rdp.privacy_profile(Mw, [1.0])[0]) <= claim.delta(1.0)
+    assert float(rdp.privacy_profile(Mw, [1.0])[0]) <= claim.dp_delta(1.0)
     # neighbours two apart: not claimed
     two = rdp.RainbowGraph.from_edges(
         np.array([[0, 1]]),
@@ -574,4 +579,4 @@ def test_underflowing_rows_are_floored_and_stay_within_the_claim():
     assert M.probabilities.min(where=M.probabilities > 0, initial=1.0) == 2.0**-1000
     for eps in (1.0, 50.0, 104.0):
         v = float(rdp.privacy_profile(M, [eps])[0])
-        assert v <= fam.nominal().delta(eps) + 57 * 2.0**-1000
+        assert v <= fam.nominal().dp_delta(eps) + 57 * 2.0**-1000
