@@ -26,11 +26,13 @@ References
    differential privacy" (2023), Sections 3–4.
 """
 
+from ._audit import AuditReport, audit
 from ._design import METHODS, PtableDesign, design_ptable
 from ._keys import big_prime, cell_key_components, cell_keys, record_keys, record_keys_from_int
 from ._optimal import OptimalNoise, OptimalTable, optimal_noise, optimal_table
-from ._perturb import FrequencyTable, Utility, frequency_table, perturb, utility, utility_measures
-from ._ptable import ABOVE_RULES, LAYOUTS, AuditReport, Ptable, audit, read_ptable, write_ptable
+from ._perturb import FrequencyTable, frequency_table, perturb
+from ._ptable import ABOVE_RULES, LAYOUTS, Ptable
+from ._ptable_io import read_ptable, write_ptable
 from ._quantise import (
     KEYSIZES,
     KeysizeWarning,
@@ -43,6 +45,7 @@ from ._quantise import (
     quantised_cdf,
     quantised_pmf,
 )
+from ._utility import Utility, utility, utility_measures
 
 __all__ = [
     "ABOVE_RULES",

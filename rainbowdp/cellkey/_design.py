@@ -21,8 +21,9 @@ from typing import Any, Literal
 
 from .._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
 from ..exceptions import InfeasibleDesignError, ParameterError
+from ._audit import AuditReport, audit
 from ._display import html_table, num, up
-from ._ptable import AuditReport, Ptable, audit
+from ._ptable import Ptable
 from ._quantise import check_keysize
 
 __all__ = ["METHODS", "PtableDesign", "design_ptable"]

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -81,11 +81,11 @@ Method = Literal["abs", "sum"]
 
 
 # ------------------------------------------------------------------------------------ checks
-def check_method(method: Any) -> str:
+def check_method(method: Any) -> Method:
     """``method`` if it is one of :data:`METHODS`, else ParameterError."""
     if not isinstance(method, str) or method not in METHODS:
         raise ParameterError(f"`method` must be one of {METHODS}, got method={method!r}.")
-    return method
+    return cast(Method, method)
 
 
 def _is_integer(x: Any) -> bool:

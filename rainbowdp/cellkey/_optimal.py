@@ -24,11 +24,12 @@ The optimum is known in closed form where the variance cap allows it. With
 divergence is convex), so **no law on [-D, D] has δ below** :math:`1/c_D`, and the truncated
 geometric law :math:`p(z) \propto x^{-|z|}` attains it. When its variance exceeds V, the best
 mixture of two truncated geometric laws with variance V is taken (δ and variance are linear
-along such mixtures). Either is compared with the general designer
-:func:`rainbowdp.design.min_delta` (the count path D, D + 1 with the rows tied to one shifted
+along such mixtures). Either is compared with the registered formulation
+``"ptable-optimal-law"`` of :mod:`rainbowdp.design.formulations`, the general designer
+:func:`rainbowdp.design.min_delta` on the count path D, D + 1 with the rows tied to one shifted
 PMF and the side constraints :func:`~rainbowdp.design.zero_bias`,
 :func:`~rainbowdp.design.loss_cap` (squared: the variance under zero bias) and
-:func:`~rainbowdp.design.support`), and the law of smaller exact δ (the verifier's) is
+:func:`~rainbowdp.design.support`, and the law of smaller exact δ (the verifier's) is
 returned. The LP alone cannot resolve a δ below its tolerances (about 1e-9): it returned
 δ = 1.664e-8 at ε = 1.4 for D = 25, V = 49, where the optimum is
 :math:`1/c_{25} \approx 3.8 \cdot 10^{-16}`.
@@ -115,8 +116,9 @@ class OptimalNoise:
         """The law as a mechanism on the count path D, D + 1 (outputs 0..2D + 1): the returned
         law at count D and its shift at D + 1 (what ``delta`` is the verified δ of)."""
         from ..mechanism import Mechanism
+        from ..noise.count import graph
 
-        G, _ = _tied_count_pair(self.D)
+        G = graph(self.D + 1, self.D, n_min=self.D)
         P = np.zeros((2, G.n_outputs))
         P[0, : 2 * self.D + 1] = self.pmf
         P[1, 1 : 2 * self.D + 2] = self.pmf
@@ -157,19 +159,12 @@ class OptimalNoise:
         return pd.DataFrame({"noise": np.arange(-self.D, self.D + 1), "probability": self.pmf})
 
 
-def _tied_count_pair(D: int) -> tuple[Any, np.ndarray]:
-    """The count path D, D + 1 (outputs 0..2D + 1) and the tying map of one shifted PMF."""
-    from ..noise.count import graph
+def _designer(name: str) -> Any:
+    """The ``solve`` of the registered formulation ``name`` (:mod:`rainbowdp.design.formulations`:
+    the models live in the design layer; this module keeps the ptable semantics)."""
+    from ..design.formulations import get_formulation
 
-    G = graph(D + 1, D, n_min=D)
-    q = G.n_outputs
-    y = np.arange(q)
-    T = np.empty((2, q), dtype=np.int64)
-    for r, n in enumerate((D, D + 1)):
-        z = y - n
-        inside = np.abs(z) <= D
-        T[r] = np.where(inside, z + D, 2 * D + 1 + r * q + y)  # outside: own (zeroed) variable
-    return G, T
+    return get_formulation(name).solve
 
 
 def _geometric_blocks(eps: float, D: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -300,11 +295,11 @@ def optimal_noise(epsilon: float, *, D: int, variance: float, solver: Any = None
       the excess :math:`(p(-j) - x p(-j - 1))^+`; symmetrising never raises δ, the
       hockey-stick divergence being convex): when :math:`E_{L_D}[Z^2] \le V` it is the
       optimum. Otherwise the best mixture of two truncations :math:`L_i, L_j` with variance V;
-    - ``"lp"``: the general designer :func:`rainbowdp.design.min_delta` on the count path
-      D, D + 1 (rows tied to one shifted PMF; side constraints zero bias, variance cap,
-      support), symmetrised. Its δ is only as good as the solver's tolerances (about 1e-9
-      absolute): where the optimum is far below that, it is far from optimal, which the closed
-      form is not.
+    - ``"lp"``: the formulation ``"ptable-optimal-law"`` (the general designer
+      :func:`rainbowdp.design.min_delta` on the count path D, D + 1, rows tied to one shifted
+      PMF; side constraints zero bias, variance cap, support), symmetrised. Its δ is only as
+      good as the solver's tolerances (about 1e-9 absolute): where the optimum is far below
+      that, it is far from optimal, which the closed form is not.
 
     The maximum-entropy law with the same D and V is feasible, so ``delta`` is at most its
     δ_{γ,D}(ε) (Sadeghi & Chien, (2.19)); the comparison is
@@ -319,24 +314,16 @@ def optimal_noise(epsilon: float, *, D: int, variance: float, solver: Any = None
     >>> res.source, res.delta < 1e-15
     ('geometric', True)
     """
-    from .. import design
-
     eps = check_epsilon(epsilon, finite_exp=True)
     D = check_int(D, "D", minimum=1, maximum=MAX_D)
     V = check_nonnegative_float(variance, "variance")
     if not (V > 0 and math.isfinite(V)):
         raise ParameterError(f"`variance` must be positive and finite, got variance={variance!r}.")
-    G, T = _tied_count_pair(D)
-    cons = [
-        design.support(G, D, D),
-        design.zero_bias(G),
-        design.loss_cap(G, V, loss="squared"),
-    ]
     closed_half, kind = _two_block_law(eps, D, V * (1.0 - 1e-12))
     closed = _within_variance(_full(_ratio_sweep(closed_half, eps)), V)
     closed_delta = _law_delta(closed, eps)
     try:
-        res = design.min_delta(G, epsilon=eps, constraints=cons, tied=T, solver=solver)
+        res = _designer("ptable-optimal-law")(D, epsilon=eps, variance=V, solver=solver)
     except SolverError:  # e.g. HiGHS on the badly scaled LP of a large eps D: the closed form
         return OptimalNoise(closed, D, eps, V, closed_delta, None, kind, None)
     row = np.maximum(res.mechanism.probabilities[0, : 2 * D + 1], 0.0)
@@ -415,7 +402,8 @@ def optimal_table(
     output (support :math:`[i - \min(i, D), i + D]`; so count 0 is published as 0). Two stages
     of :func:`rainbowdp.design.min_delta`: (1) the data-independent law of the counts >= D
     (:func:`optimal_noise`, symmetrised); (2) with those rows fixed, the rows of the counts
-    below D minimising the largest δ over every edge of the count path 0..I + 1.
+    below D minimising the largest δ over every edge of the count path 0..I + 1 (the registered
+    formulation ``"ptable-optimal"``).
 
     Parameters
     ----------
@@ -442,8 +430,6 @@ def optimal_table(
     >>> r.table.max_count, r.delta_independent <= r.delta
     (3, True)
     """
-    from .. import design
-    from ..builders import count_path
     from ._ptable import Ptable
 
     law = optimal_noise(epsilon, D=D, variance=variance, solver=solver)
@@ -452,20 +438,7 @@ def optimal_table(
     p = np.maximum(law.pmf, 0.0)
     p = p / p.sum()
     p = (p + p[::-1]) / 2  # symmetric, as optimal as p (see design_ptable)
-    q = I_ + 2 + D
-    G = count_path(I_ + 1, outputs=range(q))
-    fixed = {}
-    for n in range(D, I_ + 2):
-        row = np.zeros(q)
-        row[n - D : n + D + 1] = p
-        fixed[n] = row
-    counts = np.arange(I_ + 2)
-    cons = [
-        design.support(G, np.minimum(counts, D), D),
-        design.zero_bias(G),
-        design.loss_cap(G, V, loss="squared"),
-    ]
-    res = design.min_delta(G, epsilon=eps, fixed=fixed, constraints=cons, solver=solver)
+    res = _designer("ptable-optimal")(p, epsilon=eps, variance=V, rows=I_ + 1, solver=solver)
     P = res.mechanism.probabilities[: I_ + 1]
     table = Ptable(P / P.sum(axis=1, keepdims=True))
     return OptimalTable(table, law, law.delta, float(res.achieved_delta), res)

@@ -53,11 +53,16 @@ uniform distribution (ε > 0). The returned mechanism is re-checked with the sou
 :func:`rainbowdp.privacy.pdp_delta` (every comparison decided exactly, undecidable ones
 counted as leaks).
 
-Formulation ``"kadam13"`` generalises the MILP (13) without its constraint (13g): one indicator
-vector :math:`\beta_a` and one budget per node, shared by all its out-pairs (each mass of
-:math:`P_a` either satisfies the ratio constraint towards *every* neighbour or is counted as
-leaking). It is feasible-set-wise stricter than Definition 2, so still (ε, δ)-PDP; see
-``docs/design.md`` and item 7 of ``docs/errata.md``.
+Formulation ``"kadam13-per-node"`` (old name ``"kadam13"``, still accepted) generalises the MILP
+(13) without its constraint (13g): one indicator vector :math:`\beta_a` and one budget per node,
+shared by all its out-pairs (each mass of :math:`P_a` either satisfies the ratio constraint
+towards *every* neighbour or is counted as leaking). It is feasible-set-wise stricter than
+Definition 2, so still (ε, δ)-PDP; see ``docs/design.md`` and item 7 of ``docs/errata.md``. (The
+printed (13), with (13g), on one noise PMF is :func:`rainbowdp.design.kadam13_printed`.)
+
+Each formulation is a small object (:class:`PdpFormulation`) that adds its indicators and
+leakage variables to the shared model; the rows (R1)–(R4) are then added alike
+(:func:`add_pdp_rows`).
 
 For δ = 0 both formulations equal (ε, 0)-DP (a mass may leak only if it is zero), and the
 problem is solved as the LP of :func:`rainbowdp.design.lp`.
@@ -73,8 +78,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
@@ -105,6 +110,7 @@ from ._lp import lp as _lp
 from ._model import (
     EPS_MODEL_MAX,
     LE,
+    ArrayModel,
     all_pairs,
     design_result,
     directed_pairs,
@@ -115,13 +121,63 @@ from ._model import (
 )
 from ._problem import check_problem
 from ._result import DesignResult
-from ._tying import check_tied, node_orbits, pair_blocks, split
+from ._tying import Blocks, Columns, check_tied, node_orbits, pair_blocks, split
+from ._warm_start import Rows, warm_start
 
-__all__ = ["FORMULATIONS", "milp"]
+__all__ = ["ALIASES", "FORMULATIONS", "milp"]
 
-#: Accepted values of ``formulation``.
-FORMULATIONS = ("definition", "kadam13")
-Formulation = Literal["definition", "kadam13"]
+#: Accepted values of ``formulation`` (canonical names).
+FORMULATIONS = ("definition", "kadam13-per-node")
+#: Old spellings of ``formulation``, kept as aliases.
+ALIASES = {"kadam13": "kadam13-per-node"}
+Formulation = Literal["definition", "kadam13-per-node", "kadam13"]
+
+
+def formulation_name(formulation: Any) -> str:
+    """The canonical name of a MILP formulation (old spellings accepted, :data:`ALIASES`)."""
+    if isinstance(formulation, str):
+        formulation = ALIASES.get(formulation, formulation)
+    if not isinstance(formulation, str) or formulation not in FORMULATIONS:
+        accepted = (*FORMULATIONS, *ALIASES)
+        raise ParameterError(
+            f"`formulation` must be one of {accepted}, got formulation={formulation!r}."
+        )
+    return formulation
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A checked design problem, as the designers share it."""
+
+    G: RainbowGraph
+    epsilon: float
+    U: np.ndarray
+    fixed_mask: np.ndarray
+    fixed_values: np.ndarray
+    bounds: Any
+    tied: np.ndarray | None
+    constraints: list[RowConstraint]
+
+    def fixed(self) -> dict | None:
+        """``fixed`` as the designers take it (node -> row), or ``None``."""
+        idx = np.flatnonzero(self.fixed_mask)
+        if idx.size == 0:
+            return None
+        return {self.G.nodes[int(i)]: self.fixed_values[int(i)] for i in idx}
+
+    def pure_dp(self, **solve: Any) -> DesignResult:
+        """The (ε, 0)-DP optimum of the same problem (:func:`rainbowdp.design.lp`)."""
+        return _lp(
+            self.G,
+            epsilon=self.epsilon,
+            delta=0.0,
+            utility=self.U,
+            fixed=self.fixed(),
+            bounds=self.bounds,
+            tied=self.tied,
+            constraints=self.constraints or None,
+            **solve,
+        )
 
 
 def milp(
@@ -152,15 +208,15 @@ def milp(
         δ in [0, 1].
     utility, fixed, bounds, tied, solver, msg, constraints
         As for :func:`rainbowdp.design.lp`. With ``tied``, ``"definition"`` keeps one block
-        (indicators, budget) per orbit of ordered neighbour pairs, and ``"kadam13"`` one
-        indicator per (orbit of equal rows, variable): on a circulant with ``tied[q, v] =
-        (v - q) % (n + 1)``, one indicator per noise value η, exactly MILP (13). The MILP is not
-        convex, so a tied optimum can be below the unreduced one (mechanisms that are not
-        additive noise may do better); see ``docs/design.md``.
-    formulation : {"definition", "kadam13"}, default "definition"
+        (indicators, budget) per orbit of ordered neighbour pairs, and ``"kadam13-per-node"``
+        one indicator per (orbit of equal rows, variable): on a circulant with ``tied[q, v] =
+        (v - q) % (n + 1)``, one indicator per noise value η, as in MILP (13) (without (13g)).
+        The MILP is not convex, so a tied optimum can be below the unreduced one (mechanisms
+        that are not additive noise may do better); see ``docs/design.md``.
+    formulation : {"definition", "kadam13-per-node"}, default "definition"
         ``"definition"``: Definition 2 exactly (one indicator vector and budget per ordered
-        neighbour pair). ``"kadam13"``: one indicator vector and budget per node, as in the
-        printed MILP (13) (stricter; see the module notes).
+        neighbour pair). ``"kadam13-per-node"`` (old name ``"kadam13"``): one indicator vector
+        and budget per node, as in the printed MILP (13) (stricter; see the module notes).
     margin : float, default 1e-7
         Safety margin m in [0, 0.01]: a mass counted as non-leaking must satisfy
         :math:`P_a(v) \le e^\epsilon P_b(v) - m`, and the budget is
@@ -183,7 +239,7 @@ def milp(
     -------
     DesignResult
         ``pdp_delta(result.mechanism, epsilon) <= delta`` (the sound leakage; see the module),
-        status ``"optimal"`` or ``"time_limit"``.
+        status ``"optimal"`` or ``"time_limit"``; ``formulation`` the canonical name.
 
     Raises
     ------
@@ -224,198 +280,113 @@ def milp(
     g, eps, dlt, U, fixed_mask, fixed_values, lower, upper = check_problem(
         G, epsilon, delta, utility, fixed, bounds, msg
     )
-    T = check_tied(g, tied)
-    cons = check_constraints(g, constraints)
-    if not isinstance(formulation, str) or formulation not in FORMULATIONS:
-        raise ParameterError(
-            f"`formulation` must be one of {FORMULATIONS}, got formulation={formulation!r}."
-        )
+    prob = Problem(
+        g,
+        eps,
+        U,
+        fixed_mask,
+        fixed_values,
+        bounds,
+        check_tied(g, tied),
+        check_constraints(g, constraints),
+    )
+    form = PDP_FORMULATIONS[formulation_name(formulation)]
     show = console.show_progress(progress)
     m = check_nonnegative_float(margin, "margin")
     if m > 0.01:
         raise ParameterError(f"`margin` must be in [0, 0.01], got margin={margin!r}.")
     if dlt == 0:
         return _delta_zero(
-            g,
-            eps,
-            U,
-            fixed_mask,
-            fixed_values,
-            bounds,
-            T,
-            formulation,
-            solver,
-            time_limit,
-            msg,
-            cons,
-            show,
+            prob,
+            formulation=form.name,
+            solver=solver,
+            time_limit=time_limit,
+            msg=msg,
+            progress=show,
         )
+    if form.per_pair:
+        _check_fixed_pairs(prob, dlt)
     slv = solvers.make_solver(solver, time_limit=time_limit, msg=msg, progress=show)
     tl = None if time_limit is None else float(time_limit)
-    x_m = math.exp(min(eps, EPS_MODEL_MAX))  # coefficient in the model (stricter when capped)
+    cons, T = prob.constraints, prob.tied
+    side = prepare_constraints(g, cons, fixed_mask, fixed_values, lower, T) if cons else None
+    start_P = None
+    if WARM_START and isinstance(slv, solvers.HighsArrays):  # the solver that takes a start
+        start_P = _pure_dp_start(prob, tl, show)
     # e^eps - 1 within a few margins of 0: a margin against a fixed row would exclude even equal
     # rows, so ties are allowed everywhere and made exact afterwards (snapped rows are strictly
     # non-leaking for eps > 0, and exactly tied at eps = 0).
     tiny_eps = math.expm1(eps) <= 100 * m
-    q = g.n_outputs
-    budget = dlt - min(m, dlt / 2)
-
-    fa, fb = fixed_fixed_pairs(g, fixed_mask)
-    if fa.size and formulation == "definition":  # decided as the result will be (soundly)
-        A, B = fixed_values[fa], fixed_values[fb]
-        _, no_leak = compare_exp(A, B, enclose_exp(eps))
-        leak = np.where(no_leak, 0.0, A).sum(axis=1)
-        worst = int(np.argmax(leak))
-        if pdp_leakage_upper(fixed_values, fa, fb, enclose_exp(eps)) > dlt:
-            u, w = g.nodes[int(fa[worst])], g.nodes[int(fb[worst])]
-            raise InfeasibleDesignError(
-                f"the fixed rows of neighbours {u!r} -> {w!r} leak {leak[worst]:.6g} > "
-                f"delta={dlt:g} at epsilon={eps:g} (probabilistic DP); no mechanism can satisfy "
-                "`fixed`."
-            )
-
-    side = prepare_constraints(g, cons, fixed_mask, fixed_values, lower, T) if cons else None
-    start_P = None
-    if WARM_START and isinstance(slv, solvers.HighsArrays):  # the solver that takes a start
-        start_P = _pure_dp_start(g, eps, U, fixed_mask, fixed_values, bounds, T, tl, cons, show)
 
     def build_and_solve(x_m: float, budget: float) -> tuple:
         """The MILP with ratio coefficient ``x_m`` and leakage budget ``budget``, solved."""
         t0 = time.perf_counter()
         mb = new_model("rainbowdp_milp", slv)
         cols = constrained_columns(mb, fixed_mask, fixed_values, lower, upper, T, side)
-        merge = cols.tied
-        orbits = cols.merge_orbits
-        if formulation == "definition":
-            a, b = directed_pairs(g, fixed_mask)
-        else:
-            a, b = all_pairs(g)
-        blocks = pair_blocks(cols, a, b)
-        n_blk = blocks.a.size
-        # y <= budget: implied by y >= 0 and the budget row each y is in (tight_big_m)
-        y_max = min(1.0, budget) if TIGHT_BIG_M else 1.0
-        if n_blk:
-            if formulation == "definition":
-                # one indicator and one y per (block, position); the budget per block
-                kk = np.repeat(np.arange(n_blk), q)
-                ss = np.tile(np.arange(q), n_blk)
-                ra, rb = blocks.a[kk], blocks.b[kk]
-                fi, si = blocks.first.ravel(), blocks.second.ravel()
-                beta = mb.add_columns(("b", ra, rb, ss), np.zeros(kk.size), None, binary=True)
-                y = mb.add_columns(("y", ra, rb, ss), np.zeros(kk.size), np.full(kk.size, y_max))
-                beta_k, y_k = beta, y
-                has_rev = blocks.reverse[kk] >= 0
-                rev_slot = np.where(has_rev, blocks.reverse[kk] * q + blocks.reverse_pos.ravel(), 0)
-                beta_rev = np.where(has_rev, beta[rev_slot], -1)
-                own_first, own_y = fi, y  # the R2 rows: one per (block, position)
-                own_beta = beta
-                groups = y.reshape(n_blk, q)
-                budget_names = ("budget", blocks.a, blocks.b)
-                tags = (("ratio", ra, rb, ss), ("cut", ra, rb, ss))
-                leak_names = ("leak", ra, rb, ss)
-            else:
-                # MILP (13) without (13g): one indicator and one y per (node, output), shared by
-                # every neighbour; tied, per (orbit of nodes with equal signatures, variable)
-                ext = cols.ext
-                orbit = node_orbits(cols, a, b)
-                K = np.int64(cols.n_vars + cols.consts.size)
-                own = orbit[:, None].astype(np.int64) * K + ext  # (N, q) owner slot keys
-                owners_nodes = np.unique(a)
-                slot_keys, slot_first = np.unique(own[owners_nodes].ravel(), return_index=True)
-                n_slot = slot_keys.size
-                so_node = owners_nodes[slot_first // q]
-                so_v = slot_first % q
-                beta = mb.add_columns(("b", so_node, so_v), np.zeros(n_slot), None, binary=True)
-                y = mb.add_columns(("y", so_node, so_v), np.zeros(n_slot), np.full(n_slot, y_max))
-                # rows per (a, b, v), merged when tied: (owner slot of a, owner slot of b, J)
-                kk = np.repeat(np.arange(a.size), q)
-                vv = np.tile(np.arange(q), a.size)
-                ka, kb = own[a[kk], vv], own[b[kk], vv]
-                si_all = ext[b[kk], vv]
-                if orbits:
-                    trip = np.unique(np.column_stack([ka, kb, si_all]), axis=0)
-                    ka, kb, si_all = trip[:, 0], trip[:, 1], trip[:, 2]
-                    tag_parts: tuple = (np.searchsorted(slot_keys, ka), kb, si_all)
-                else:
-                    tag_parts = (a[kk], b[kk], vv)
-                sa = np.searchsorted(slot_keys, ka)
-                beta_k, y_k = beta[sa], y[sa]
-                fi = (ka % K).astype(np.intp)
-                si = si_all.astype(np.intp)
-                kb_pos = np.searchsorted(slot_keys, kb)
-                kb_pos = np.minimum(kb_pos, n_slot - 1)
-                has_rev = slot_keys[kb_pos] == kb
-                beta_rev = np.where(has_rev, beta[kb_pos], -1)
-                own_first = (slot_keys % K).astype(np.intp)
-                own_y, own_beta = y, beta
-                # budget per owner orbit: sum over a representative row (repeats count twice)
-                reps = owners_nodes[np.unique(orbit[owners_nodes], return_index=True)[1]]
-                groups = y[np.searchsorted(slot_keys, own[reps])]
-                budget_names = ("budget", reps)
-                tags = (("ratio", *tag_parts), ("cut", *tag_parts))
-                leak_names = ("leak", so_node, so_v)
-            cf, ff = split(cols, fi)
-            cs, fs = split(cols, si)
-            big1, big2 = big_m(mb, cf, ff, cs, fs, x_m, budget, c2_pair=formulation == "definition")
-            # (R1) P_a(v) - x P_b(v) - (1 + m) beta_ab + m beta_ba <= 0: the margin m is required
-            # when the reverse pair may leak; when neither leaks (beta_ab = beta_ba = 0) ties are
-            # allowed, so that e.g. equal rows are feasible at epsilon = 0. Without the waiver:
-            # P_a(v) - x P_b(v) - (1 + m) beta_ab <= -m. The waiver is for ties that can be made
-            # exact or repaired afterwards: between two free rows (mixing with the uniform
-            # distribution breaks them when eps > 0), or at a tiny eps (equal rows are snapped to
-            # one float vector). Against a fixed row, with no reverse pair, or in a tied model,
-            # keep the margin.
-            # Tied models keep the margin (unless eps is tiny): the waiver couples a block to its
-            # reverse, and without it every block's indicators depend on the probabilities only,
-            # which is what makes merging equal blocks (or equal nodes) exact.
-            waive = has_rev & (tiny_eps | ((cf >= 0) & (cs >= 0) & (not merge)))
-            idx1 = np.column_stack([cf, cs, beta_k, np.where(waive, beta_rev, -1)])
-            coef1 = np.column_stack(
-                [np.ones(cf.size), np.full(cf.size, -x_m), -(big1 + m), m * waive]
-            )
-            rhs1 = -(ff - x_m * fs) - m * ~waive
-            mb.add_rows(tags[0], idx1, coef1, LE, rhs1, merge=merge)
-            # (R2) P_a(v) - y + M2 beta <= M2   (y >= P_a(v) when beta = 1)
-            c2, f2 = split(cols, own_first)
-            if formulation != "definition":  # one row per owner slot: M2 from P_a's bound
-                big2 = big_m(mb, c2, f2, c2, f2, x_m, budget, c2_pair=False)[1]
-            idx2 = np.column_stack([c2, own_y, own_beta])
-            coef2 = np.column_stack([np.ones(c2.size), -np.ones(c2.size), big2])
-            mb.add_rows(leak_names, idx2, coef2, LE, big2 - f2)
-            # (R4) P_a(v) - x P_b(v) - y <= 0: valid (beta = 1: y >= P_a; beta = 0: the left side
-            # is <= -m), and it makes the LP relaxation at least as tight as the (eps, delta)-DP LP.
-            idx4 = np.column_stack([cf, cs, y_k])
-            coef4 = np.tile([1.0, -x_m, -1.0], (cf.size, 1))
-            mb.add_rows(tags[1], idx4, coef4, LE, -(ff - x_m * fs), merge=merge)
-            # (R3) budget
-            n_budget = groups.shape[0]
-            mb.add_sum_rows(budget_names, groups, LE, np.full(n_budget, budget))
-            if start_P is not None:
-                rows = Rows(cf, ff, cs, fs, beta_k, beta_rev, waive, y_k, c2, f2, own_y, own_beta)
-                x0 = warm_start(mb, cols, start_P, rows, x_m, m, big2)
-                if x0 is not None:
-                    mb.set_start(x0)
-        col = cols.col
-        return mb, col, *solve_model(mb, col, U, fixed_mask, fixed_values, slv, tl, t0)
+        rows = form.add_to(mb, cols, g, fixed_mask, x=x_m, budget=budget, margin=m, tiny=tiny_eps)
+        if start_P is not None and rows is not None:
+            x0 = warm_start(mb, cols, start_P, rows, x_m, m)
+            if x0 is not None:
+                mb.set_start(x0)
+        return mb, cols.col, *solve_model(mb, cols.col, U, fixed_mask, fixed_values, slv, tl, t0)
+
+    return _solve_and_certify(prob, dlt, m, side is not None, tiny_eps, build_and_solve, form.name)
+
+
+def _check_fixed_pairs(prob: Problem, dlt: float) -> None:
+    """Raise if two fixed neighbours leak more than δ (decided soundly, as the result will be)."""
+    fa, fb = fixed_fixed_pairs(prob.G, prob.fixed_mask)
+    if not fa.size:
+        return
+    eps, fixed_values = prob.epsilon, prob.fixed_values
+    A, B = fixed_values[fa], fixed_values[fb]
+    _, no_leak = compare_exp(A, B, enclose_exp(eps))
+    leak = np.where(no_leak, 0.0, A).sum(axis=1)
+    worst = int(np.argmax(leak))
+    if pdp_leakage_upper(fixed_values, fa, fb, enclose_exp(eps)) > dlt:
+        u, w = prob.G.nodes[int(fa[worst])], prob.G.nodes[int(fb[worst])]
+        raise InfeasibleDesignError(
+            f"the fixed rows of neighbours {u!r} -> {w!r} leak {leak[worst]:.6g} > "
+            f"delta={dlt:g} at epsilon={eps:g} (probabilistic DP); no mechanism can satisfy "
+            "`fixed`."
+        )
+
+
+def _solve_and_certify(
+    prob: Problem,
+    dlt: float,
+    m: float,
+    constrained: bool,
+    tiny_eps: bool,
+    build_and_solve: Callable[[float, float], tuple],
+    formulation: str,
+) -> DesignResult:
+    """Solve at the model's parameters, make the point proved (ε, δ)-PDP -- by the repair, or
+    with side constraints by re-solving at larger margins -- and build the result."""
+    g, eps = prob.G, prob.epsilon
+    fixed_mask, fixed_values = prob.fixed_mask, prob.fixed_values
 
     def ok(Pc: np.ndarray) -> bool:
         return pdp_delta(Mechanism(g, Pc), eps) <= dlt
 
-    if side is not None:  # no mixing: re-solve at larger margins (docs/design.md)
+    what = f"({eps:g}, {dlt:g})-PDP"
+    if constrained:  # no mixing: re-solve at larger margins (docs/design.md)
 
         def solve_at(rel: float) -> tuple:
             e_s, d_s = safety_margin(eps, dlt, rel)
             return build_and_solve(math.exp(e_s), d_s - min(m, d_s / 2))
 
         rel, (mb, col, out, P, solver_obj, build), P2 = solve_within_constraints(
-            g, solve_at, cons, fixed_mask, fixed_values, ok, what=f"({eps:g}, {dlt:g})-PDP"
+            g, solve_at, prob.constraints, fixed_mask, fixed_values, ok, what=what
         )
         eps_s, d_s = safety_margin(eps, dlt, rel)
         budget = d_s - min(m, d_s / 2)
         lam = 0.0
     else:
         eps_s = min(eps, EPS_MODEL_MAX)
-        mb, col, out, P, solver_obj, build = build_and_solve(x_m, budget)
+        budget = dlt - min(m, dlt / 2)
+        # coefficient in the model: e^eps, capped (stricter when capped)
+        mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), budget)
         P2, lam = repair_solution(
             mb,
             col,
@@ -425,7 +396,7 @@ def milp(
             fixed_values,
             ok,
             start=lambda Q: 1e-12,
-            what=f"({eps:g}, {dlt:g})-PDP",
+            what=what,
             equalise=tiny_eps,
             snap=True,
         )
@@ -437,7 +408,7 @@ def milp(
         mb,
         out,
         M,
-        U,
+        prob.U,
         solver_objective=solver_obj,
         repair_weight=lam,
         build_seconds=build,
@@ -459,8 +430,230 @@ TIGHT_BIG_M = True
 WARM_START = True
 
 
+# ---------------------------------------------------------------------------------- formulations
+class Indicators(NamedTuple):
+    r"""What a formulation adds to the model before the shared rows (R1)–(R4): its indicator
+    and leakage columns and, per (R1)/(R4) row and per (R2) row, the index arrays that place
+    them.
+
+    Per (R1)/(R4) row (ordered pair (a, b), position): ``fi``/``si`` the extended ids of
+    :math:`P_a(v)`, :math:`P_b(v)`, ``beta``/``y`` its β and y, ``beta_rev`` the reverse
+    pair's β (-1: none). Per (R2) row: ``own_first`` the extended id of :math:`P_a(v)`,
+    ``own_y``/``own_beta`` its y and β. ``groups`` the y of each budget row (R3).
+    """
+
+    fi: np.ndarray
+    si: np.ndarray
+    beta: np.ndarray
+    y: np.ndarray
+    beta_rev: np.ndarray
+    own_first: np.ndarray
+    own_y: np.ndarray
+    own_beta: np.ndarray
+    groups: np.ndarray
+    budget_names: tuple
+    tags: tuple
+    leak_names: tuple
+
+
+def _pair_indicators(mb: ArrayModel, blocks: Blocks, q: int, y_max: float) -> Indicators:
+    """``"definition"``: one indicator and one y per (block of ordered pairs, position), one
+    budget per block."""
+    n_blk = blocks.a.size
+    kk = np.repeat(np.arange(n_blk), q)
+    ss = np.tile(np.arange(q), n_blk)
+    ra, rb = blocks.a[kk], blocks.b[kk]
+    beta = mb.add_columns(("b", ra, rb, ss), np.zeros(kk.size), None, binary=True)
+    y = mb.add_columns(("y", ra, rb, ss), np.zeros(kk.size), np.full(kk.size, y_max))
+    has_rev = blocks.reverse[kk] >= 0
+    rev_slot = np.where(has_rev, blocks.reverse[kk] * q + blocks.reverse_pos.ravel(), 0)
+    return Indicators(
+        fi=blocks.first.ravel(),
+        si=blocks.second.ravel(),
+        beta=beta,
+        y=y,
+        beta_rev=np.where(has_rev, beta[rev_slot], -1),
+        own_first=blocks.first.ravel(),  # the R2 rows: one per (block, position)
+        own_y=y,
+        own_beta=beta,
+        groups=y.reshape(n_blk, q),
+        budget_names=("budget", blocks.a, blocks.b),
+        tags=(("ratio", ra, rb, ss), ("cut", ra, rb, ss)),
+        leak_names=("leak", ra, rb, ss),
+    )
+
+
+def _node_indicators(
+    mb: ArrayModel, cols: Columns, a: np.ndarray, b: np.ndarray, q: int, y_max: float
+) -> Indicators:
+    """``"kadam13-per-node"``: MILP (13) without (13g), one indicator and one y per (node,
+    output) shared by every neighbour; tied, per (orbit of nodes with equal signatures,
+    variable). Rows per (a, b, v), merged when tied."""
+    ext = cols.ext
+    orbit = node_orbits(cols, a, b)
+    K = np.int64(cols.n_vars + cols.consts.size)
+    own = orbit[:, None].astype(np.int64) * K + ext  # (N, q) owner slot keys
+    owners_nodes = np.unique(a)
+    slot_keys, slot_first = np.unique(own[owners_nodes].ravel(), return_index=True)
+    n_slot = slot_keys.size
+    so_node = owners_nodes[slot_first // q]
+    so_v = slot_first % q
+    beta = mb.add_columns(("b", so_node, so_v), np.zeros(n_slot), None, binary=True)
+    y = mb.add_columns(("y", so_node, so_v), np.zeros(n_slot), np.full(n_slot, y_max))
+    # rows per (a, b, v), merged when tied: (owner slot of a, owner slot of b, J)
+    kk = np.repeat(np.arange(a.size), q)
+    vv = np.tile(np.arange(q), a.size)
+    ka, kb = own[a[kk], vv], own[b[kk], vv]
+    si_all = ext[b[kk], vv]
+    if cols.merge_orbits:
+        trip = np.unique(np.column_stack([ka, kb, si_all]), axis=0)
+        ka, kb, si_all = trip[:, 0], trip[:, 1], trip[:, 2]
+        tag_parts: tuple = (np.searchsorted(slot_keys, ka), kb, si_all)
+    else:
+        tag_parts = (a[kk], b[kk], vv)
+    sa = np.searchsorted(slot_keys, ka)
+    kb_pos = np.minimum(np.searchsorted(slot_keys, kb), n_slot - 1)
+    has_rev = slot_keys[kb_pos] == kb
+    # budget per owner orbit: sum over a representative row (repeats count twice)
+    reps = owners_nodes[np.unique(orbit[owners_nodes], return_index=True)[1]]
+    return Indicators(
+        fi=(ka % K).astype(np.intp),
+        si=si_all.astype(np.intp),
+        beta=beta[sa],
+        y=y[sa],
+        beta_rev=np.where(has_rev, beta[kb_pos], -1),
+        own_first=(slot_keys % K).astype(np.intp),
+        own_y=y,
+        own_beta=beta,
+        groups=y[np.searchsorted(slot_keys, own[reps])],
+        budget_names=("budget", reps),
+        tags=(("ratio", *tag_parts), ("cut", *tag_parts)),
+        leak_names=("leak", so_node, so_v),
+    )
+
+
+@dataclass(frozen=True)
+class PdpFormulation:
+    """A probabilistic-DP formulation of :func:`milp`: which ordered pairs it constrains and
+    how it places its indicators; :meth:`add_to` adds it to a shared model."""
+
+    name: str
+    #: One indicator vector and budget per ordered pair (else per node).
+    per_pair: bool
+
+    def pairs(self, G: RainbowGraph, fixed_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The constrained ordered pairs (a, b): per pair without two fixed ends (checked up
+        front); per node every pair (a fixed node's indicators are shared)."""
+        return directed_pairs(G, fixed_mask) if self.per_pair else all_pairs(G)
+
+    def add_to(
+        self,
+        mb: ArrayModel,
+        cols: Columns,
+        G: RainbowGraph,
+        fixed_mask: np.ndarray,
+        *,
+        x: float,
+        budget: float,
+        margin: float,
+        tiny: bool,
+    ) -> Rows | None:
+        r"""Add the indicators, leakage variables and rows (R1)–(R4) of (ε, δ)-PDP with ratio
+        coefficient ``x`` (:math:`e^\epsilon`) and budget ``budget`` to ``mb``, over the
+        probability columns ``cols``; returns the rows :func:`warm_start` reads (``None`` if
+        no pair is constrained)."""
+        a, b = self.pairs(G, fixed_mask)
+        blocks = pair_blocks(cols, a, b)
+        if not blocks.a.size:
+            return None
+        # y <= budget: implied by y >= 0 and the budget row each y is in (tight_big_m)
+        y_max = min(1.0, budget) if TIGHT_BIG_M else 1.0
+        q = G.n_outputs
+        if self.per_pair:
+            ind = _pair_indicators(mb, blocks, q, y_max)
+        else:
+            ind = _node_indicators(mb, cols, a, b, q, y_max)
+        return add_pdp_rows(
+            mb, cols, ind, x=x, budget=budget, margin=margin, tiny=tiny, per_pair=self.per_pair
+        )
+
+
+#: The formulations of :func:`milp` by name.
+PDP_FORMULATIONS = {
+    "definition": PdpFormulation("definition", per_pair=True),
+    "kadam13-per-node": PdpFormulation("kadam13-per-node", per_pair=False),
+}
+
+
+def add_pdp_rows(
+    mb: ArrayModel,
+    cols: Columns,
+    ind: Indicators,
+    *,
+    x: float,
+    budget: float,
+    margin: float,
+    tiny: bool,
+    per_pair: bool,
+) -> Rows:
+    r"""The rows (R1)–(R4) of the module notes over a formulation's indicators ``ind``.
+
+    (R1) :math:`P_a(v) - x P_b(v) - (M_1 + m) \beta_{ab}(v) + m \beta_{ba}(v) \le 0`: the margin
+    m is required when the reverse pair may leak; when neither leaks ties are allowed, so that
+    e.g. equal rows are feasible at ε = 0. Without the waiver:
+    :math:`P_a(v) - x P_b(v) - (M_1 + m) \beta_{ab}(v) \le -m`. The waiver is for ties that can
+    be made exact or repaired afterwards: between two free rows (mixing with the uniform
+    distribution breaks them when ε > 0), or at a tiny ε (``tiny``; equal rows are snapped to
+    one float vector). Against a fixed row, with no reverse pair, or in a tied model, the
+    margin is kept: the waiver couples a block to its reverse, and without it every block's
+    indicators depend on the probabilities only, which is what makes merging equal blocks (or
+    equal nodes) exact. (R2) :math:`P_a(v) - y + M_2 \beta \le M_2`; (R4) the valid cut
+    :math:`P_a(v) - x P_b(v) - y \le 0`; (R3) the budgets.
+    """
+    merge, m = cols.tied, margin
+    cf, ff = split(cols, ind.fi)
+    cs, fs = split(cols, ind.si)
+    big1, big2 = big_m(mb, cf, ff, cs, fs, x, budget, c2_pair=per_pair)
+    has_rev = ind.beta_rev >= 0
+    waive = has_rev & (tiny | ((cf >= 0) & (cs >= 0) & (not merge)))
+    idx1 = np.column_stack([cf, cs, ind.beta, np.where(waive, ind.beta_rev, -1)])
+    coef1 = np.column_stack([np.ones(cf.size), np.full(cf.size, -x), -(big1 + m), m * waive])
+    rhs1 = -(ff - x * fs) - m * ~waive
+    mb.add_rows(ind.tags[0], idx1, coef1, LE, rhs1, merge=merge)
+    # (R2) P_a(v) - y + M2 beta <= M2   (y >= P_a(v) when beta = 1)
+    c2, f2 = split(cols, ind.own_first)
+    if not per_pair:  # one row per owner slot: M2 from P_a's bound
+        big2 = big_m(mb, c2, f2, c2, f2, x, budget, c2_pair=False)[1]
+    idx2 = np.column_stack([c2, ind.own_y, ind.own_beta])
+    coef2 = np.column_stack([np.ones(c2.size), -np.ones(c2.size), big2])
+    mb.add_rows(ind.leak_names, idx2, coef2, LE, big2 - f2)
+    # (R4) P_a(v) - x P_b(v) - y <= 0: valid (beta = 1: y >= P_a; beta = 0: the left side is
+    # <= -m), and it makes the LP relaxation at least as tight as the (eps, delta)-DP LP.
+    idx4 = np.column_stack([cf, cs, ind.y])
+    coef4 = np.tile([1.0, -x, -1.0], (cf.size, 1))
+    mb.add_rows(ind.tags[1], idx4, coef4, LE, -(ff - x * fs), merge=merge)
+    # (R3) budget
+    n_budget = ind.groups.shape[0]
+    mb.add_sum_rows(ind.budget_names, ind.groups, LE, np.full(n_budget, budget))
+    return Rows(
+        cf,
+        ff,
+        cs,
+        fs,
+        ind.beta,
+        ind.beta_rev,
+        waive,
+        ind.y,
+        c2,
+        f2,
+        ind.own_y,
+        ind.own_beta,
+        big2,
+    )
+
+
 def big_m(
-    mb: Any,
+    mb: ArrayModel,
     ca: np.ndarray,
     fa: np.ndarray,
     cb: np.ndarray,
@@ -509,126 +702,23 @@ def big_m(
     return m1, np.maximum(m2, 0.0)
 
 
-class Rows(NamedTuple):
-    """The rows of a built MILP that :func:`warm_start` evaluates: per (R1)/(R4) row the
-    columns (or constants) of :math:`P_a(v)`, :math:`P_b(v)`, its β, the reverse β (-1:
-    none), whether the tie waiver applies and its y; per (R2) row :math:`P_a(v)`, y, β."""
-
-    cf: np.ndarray
-    ff: np.ndarray
-    cs: np.ndarray
-    fs: np.ndarray
-    beta: np.ndarray
-    beta_rev: np.ndarray
-    waive: np.ndarray
-    y: np.ndarray
-    c2: np.ndarray
-    f2: np.ndarray
-    own_y: np.ndarray
-    own_beta: np.ndarray
-
-
-def warm_start(
-    mb: Any, cols: Any, P: np.ndarray, rows: Rows, x: float, m: float, big2: np.ndarray
-) -> np.ndarray | None:
-    r"""Every column of the MILP at the mechanism ``P`` (an (ε, 0)-DP one), or ``None`` if
-    that point is not feasible for the model.
-
-    Pure DP implies probabilistic DP, so the (ε, 0)-DP optimum is a mechanism of the MILP's
-    feasible set, up to the margin m of (R1): an output is marked leaking
-    (:math:`\beta_{ab}(v) = 1`) only where the model forbids :math:`\beta = 0` -- a ratio
-    above :math:`e^\epsilon` (round-off), or within m of it where the margin applies (no tie
-    waiver, or the reverse pair leaks; repeated until no mark changes). y is the least value
-    (R2) and (R4) allow. Between free rows of an untied model all ties are waived, and the
-    point is feasible with every β = 0; against fixed rows a tie may cost its mass in the
-    budget. The point is checked against every row and bound (to 1e-9) before it is
-    offered.
-    """
-    n = mb.n_cols
-    tol = 1e-10
-    z = np.zeros(n)
-    free = cols.col >= 0
-    z[cols.col[free]] = P[free]
-
-    def val(c: np.ndarray, f: np.ndarray) -> np.ndarray:
-        return np.where(c >= 0, z[np.maximum(c, 0)], f)
-
-    e = val(rows.cf, rows.ff) - x * val(rows.cs, rows.fs)
-    on = np.zeros(n, dtype=bool)
-    while True:  # marks only grow: at most one pass per row
-        rev_on = (rows.beta_rev >= 0) & on[np.maximum(rows.beta_rev, 0)]
-        need = (e > tol) | ((e > tol - m) & ~(rows.waive & ~rev_on))
-        new = np.zeros(n, dtype=bool)
-        new[rows.beta[need]] = True
-        if np.array_equal(new, on):
-            break
-        on = new
-    z[rows.beta] = on[rows.beta]
-    z[rows.own_beta] = on[rows.own_beta]
-    y = np.zeros(n)
-    np.maximum.at(y, rows.own_y, val(rows.c2, rows.f2) - big2 * (1.0 - z[rows.own_beta]))
-    np.maximum.at(y, rows.y, e)
-    ys = np.concatenate([rows.own_y, rows.y])
-    z[ys] = y[ys]
-    lo, hi, _ = mb.columns()
-    if np.any(z < lo - 1e-12) or np.any(z > hi + 1e-12) or np.any(mb.residuals(z) > 1e-9):
-        return None
-    return z
-
-
-def _pure_dp_start(
-    g: RainbowGraph,
-    eps: float,
-    U: np.ndarray,
-    fixed_mask: np.ndarray,
-    fixed_values: np.ndarray,
-    bounds: Any,
-    tied: np.ndarray | None,
-    time_limit: float | None,
-    constraints: list[RowConstraint],
-    progress: bool = False,
-) -> np.ndarray | None:
+def _pure_dp_start(prob: Problem, time_limit: float | None, progress: bool) -> np.ndarray | None:
     """The (ε, 0)-DP optimum of the same problem (certified, by :func:`rainbowdp.design.lp`
     with HiGHS), or ``None`` if it has none (or HiGHS cannot find it in ``time_limit``)."""
     try:
-        res = _lp(
-            g,
-            epsilon=eps,
-            delta=0.0,
-            utility=U,
-            fixed=_fixed_dict(g, fixed_mask, fixed_values),
-            bounds=bounds,
-            tied=tied,
-            solver="highs",
-            time_limit=time_limit,
-            constraints=constraints or None,
-            progress=progress,
-        )
+        res = prob.pure_dp(solver="highs", time_limit=time_limit, progress=progress)
     except RainbowDPError:
         return None
     return res.mechanism.probabilities
 
 
-def _fixed_dict(g: RainbowGraph, mask: np.ndarray, values: np.ndarray) -> dict | None:
-    idx = np.flatnonzero(mask)
-    if idx.size == 0:
-        return None
-    return {g.nodes[int(i)]: values[int(i)] for i in idx}
-
-
 def _delta_zero(
-    g: RainbowGraph,
-    eps: float,
-    U: np.ndarray,
-    fixed_mask: np.ndarray,
-    fixed_values: np.ndarray,
-    bounds: Any,
-    tied: np.ndarray | None,
+    prob: Problem,
+    *,
     formulation: str,
     solver: Any,
     time_limit: Any,
     msg: bool,
-    constraints: list[RowConstraint],
     progress: bool = False,
 ) -> DesignResult:
     r"""(ε, 0)-PDP = (ε, 0)-DP: solve the LP, then break its ties.
@@ -641,22 +731,10 @@ def _delta_zero(
     component. With ``constraints`` there is no mixing: the LP's point, solved inside a safety
     margin, must already be (ε, 0)-PDP.
     """
-    res = _lp(
-        g,
-        epsilon=eps,
-        delta=0.0,
-        utility=U,
-        fixed=_fixed_dict(g, fixed_mask, fixed_values),
-        bounds=bounds,
-        tied=tied,
-        solver=solver,
-        time_limit=time_limit,
-        msg=msg,
-        constraints=constraints or None,
-        progress=progress,
-    )
+    g, eps = prob.G, prob.epsilon
+    res = prob.pure_dp(solver=solver, time_limit=time_limit, msg=msg, progress=progress)
     P = res.mechanism.probabilities
-    if constraints:
+    if prob.constraints:
         achieved = pdp_delta(res.mechanism, eps)
         if achieved > 0:  # pragma: no cover - the LP's margin leaves every ratio strict
             raise NotPrivateError(
@@ -675,7 +753,7 @@ def _delta_zero(
     P2, lam = repair(
         g,
         np.array(P),
-        fixed_mask,
+        prob.fixed_mask,
         ok,
         start=2 * start,
         what=f"({eps:g}, 0)-PDP",
@@ -685,7 +763,7 @@ def _delta_zero(
     achieved = pdp_delta(M, eps)
     if achieved > 0:  # pragma: no cover - certify only returns checked points
         raise NotPrivateError(f"designed mechanism leaks {achieved!r} > delta=0.")
-    objective = float((U * P2).sum())
+    objective = float((prob.U * P2).sum())
     return replace(
         res,
         mechanism=M,

@@ -20,9 +20,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Literal
 
 from ..exceptions import ParameterError
@@ -57,6 +57,13 @@ class Formulation:
         ``add_to(model, **parameters)`` adds the formulation's variables and constraints to a
         shared model and returns its variable ids; ``None`` where the designer builds its
         model whole.
+    check : callable or None
+        ``check(result, **parameters) -> bool``: whether ``result = solve(**parameters)``
+        agrees with an independent route (a closed form, a brute force over leak sets, another
+        designer on the same instance); ``None`` where none is registered. The contract test
+        runs it on :meth:`example`.
+    aliases : tuple of str
+        Other names :func:`get_formulation` accepts (old spellings).
     """
 
     name: str
@@ -66,11 +73,54 @@ class Formulation:
     solve: Callable[..., Any] = field(repr=False)
     example: Callable[[], dict[str, Any]] = field(repr=False)
     add_to: Callable[..., Any] | None = field(default=None, repr=False)
+    check: Callable[..., bool] | None = field(default=None, repr=False)
+    aliases: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, Formulation] = {}
-#: Every registered formulation by name (read-only view).
-FORMULATIONS: Mapping[str, Formulation] = MappingProxyType(_REGISTRY)
+_ALIASES: dict[str, str] = {}
+
+#: The modules that register formulations when imported; the registry imports them on first
+#: use, so that importing :mod:`rainbowdp.design` loads no solver.
+REGISTERING_MODULES = (
+    "rainbowdp.design._registered",
+    "rainbowdp.design._count_lp",
+    "rainbowdp.design._tables",
+)
+_loaded = False
+
+
+def _load() -> None:
+    """Import the registering modules (once)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in REGISTERING_MODULES:
+        importlib.import_module(module)
+
+
+class _Registry(Mapping[str, Formulation]):
+    """A read-only view of the registered formulations by name, complete on first use."""
+
+    def __getitem__(self, name: str) -> Formulation:
+        _load()
+        return _REGISTRY[name]
+
+    def __iter__(self) -> Iterator[str]:
+        _load()
+        return iter(dict(_REGISTRY))
+
+    def __len__(self) -> int:
+        _load()
+        return len(_REGISTRY)
+
+    def __repr__(self) -> str:
+        return f"FORMULATIONS({', '.join(self)})"
+
+
+#: Every registered formulation by name (read-only).
+FORMULATIONS: Mapping[str, Formulation] = _Registry()
 
 
 def register(formulation: Formulation) -> Formulation:
@@ -79,16 +129,27 @@ def register(formulation: Formulation) -> Formulation:
         raise TypeError(f"`formulation` must be a Formulation, got {formulation!r}.")
     if formulation.kind not in ("lp", "milp"):
         raise ParameterError(f"`kind` must be 'lp' or 'milp', got {formulation.kind!r}.")
-    if formulation.name in _REGISTRY:
-        raise ParameterError(f"a formulation named {formulation.name!r} is already registered.")
+    for name in (formulation.name, *formulation.aliases):
+        if name in _REGISTRY or name in _ALIASES:
+            raise ParameterError(f"a formulation named {name!r} is already registered.")
     _REGISTRY[formulation.name] = formulation
+    for alias in formulation.aliases:
+        _ALIASES[alias] = formulation.name
     return formulation
 
 
 def get_formulation(name: str) -> Formulation:
-    """The registered formulation called ``name``; a clear error naming the known ones."""
+    """The registered formulation called ``name`` (or one of its aliases); a clear error
+    naming the known ones.
+
+    Examples
+    --------
+    >>> get_formulation("kadam13").name          # the old name of the per-node MILP
+    'kadam13-per-node'
+    """
+    _load()
     try:
-        return _REGISTRY[name]
+        return _REGISTRY[_ALIASES.get(name, name)]
     except (KeyError, TypeError):
         known = ", ".join(sorted(_REGISTRY))
         raise ParameterError(f"unknown formulation {name!r}; known: {known}.") from None

@@ -288,7 +288,7 @@ def test_optimal_noise_is_certified_feasible_and_beats_max_entropy(
     assert res.delta >= pair_delta(res.pmf, eps)
     assert res.delta == pytest.approx(pair_delta(res.pmf, eps), rel=1e-12)
     # the max-entropy law with the same D and E[Z^2] = V is feasible (Sadeghi & Chien, (2.19))
-    maxent = float(tb.delta(eps, tb.gamma_for_variance(V, D), D))
+    maxent = float(tb.dp_delta(eps, tb.gamma_for_variance(V, D), D))
     assert res.delta <= maxent + 1e-9
     assert res.delta < maxent  # strictly better here
 

@@ -13,15 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rainbowdp.cellkey._keys import big_prime, cell_keys, record_keys, record_keys_from_int
-from rainbowdp.cellkey._perturb import (
-    QUANTILES,
-    FrequencyTable,
-    frequency_table,
-    perturb,
-    utility,
-    utility_measures,
-)
+from rainbowdp.cellkey._perturb import FrequencyTable, frequency_table, perturb
 from rainbowdp.cellkey._ptable import Ptable
+from rainbowdp.cellkey._utility import QUANTILES, utility, utility_measures
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
@@ -344,7 +338,7 @@ def test_pandas_missing_values_refused():
 def test_works_without_pandas():
     code = (
         "import sys; sys.modules['pandas'] = None\n"
-        "from rainbowdp.cellkey._perturb import perturb, utility\n"
+        "from rainbowdp.cellkey import perturb, utility\n"
         "from rainbowdp.cellkey._ptable import Ptable\n"
         "T = Ptable.from_noise([0.25, 0.5, 0.25], low=-1, keysize=256)\n"
         "t = perturb({'a': [0, 0, 1], 'rkey': [10, 20, 200]}, ['a'], T)\n"

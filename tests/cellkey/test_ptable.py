@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rainbowdp import epsilon_for_delta, privacy_profile
 from rainbowdp.builders import count_path
-from rainbowdp.cellkey._ptable import AuditReport, Ptable, audit, read_ptable, write_ptable
+from rainbowdp.cellkey import AuditReport, Ptable, audit, read_ptable, write_ptable
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
 from rainbowdp.mechanism import Mechanism
 

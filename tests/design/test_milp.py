@@ -174,3 +174,13 @@ def test_bad_arguments(kwargs, exc, match):
     G = RainbowGraph.line([0, 1], 1)
     with pytest.raises(exc, match=match):
         milp(G, **kwargs)
+
+
+def test_kadam13_is_the_old_name_of_the_per_node_formulation():
+    G = RainbowGraph.line(["yes", "no"], 2)
+    old = milp(G, epsilon=0.5, delta=0.1, formulation="kadam13")
+    new = milp(G, epsilon=0.5, delta=0.1, formulation="kadam13-per-node")
+    np.testing.assert_array_equal(old.mechanism.probabilities, new.mechanism.probabilities)
+    assert old.formulation == new.formulation == "kadam13-per-node"
+    with pytest.raises(ValueError, match="`formulation`"):
+        milp(G, epsilon=0.5, delta=0.1, formulation="printed")
