@@ -234,7 +234,7 @@ def part_d(r: int, sizes: list[int]) -> None:
 
 
 def part_e(r: int) -> None:
-    G = rdp.RainbowGraph.line(["a", "b", "c", "d"], 1)
+    G = rdp.builders.line(["a", "b", "c", "d"], 1)
     P = np.array([[0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4]])
     M = rdp.Mechanism(G, P)
     x = math.exp(1.0)

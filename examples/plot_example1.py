@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 
 import rainbowdp as rdp
 
-G = rdp.RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
+G = rdp.builders.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
 eps = math.log(2)
 d1, d4, d5 = [0.2, 0.1, 0.7], [0.4, 0.1, 0.5], [0.3, 0.1, 0.6]
 rows = {

@@ -25,7 +25,7 @@ for name, f in (("paper", paper), ("symmetric", symmetric)):
     print(
         name,
         "leakage, paper reading:",
-        modulo.leakage(f, epsilon=eps, shifts=shifts, reading="paper"),
+        modulo.pdp_delta(f, epsilon=eps, shifts=shifts, reading="paper"),
         "symmetric reading:",
-        modulo.leakage(f, epsilon=eps, shifts=shifts, reading="symmetric"),
+        modulo.pdp_delta(f, epsilon=eps, shifts=shifts, reading="symmetric"),
     )

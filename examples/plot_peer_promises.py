@@ -29,7 +29,7 @@ for delta, colour in [(1e-3, "C0"), (1e-5, "C3"), (1e-6, "C1"), (1e-9, "C2")]:
     excess, proved = [], []
     for eps in epsilons:
         sigma = pr.diffprivlib_gaussian_discrete_sigma(eps, delta)
-        bounds = pr.discrete_gaussian_delta(sigma, eps)
+        bounds = pr.discrete_gaussian_dp_delta(sigma, eps)
         excess.append(bounds.upper / delta - 1.0)  # the upper bound: never understated
         proved.append(bounds.lower > delta)
     excess, proved = np.array(excess), np.array(proved)

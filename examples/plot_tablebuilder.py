@@ -21,7 +21,7 @@ pmfs, deltas = {}, {}
 for V in (4.0, 10.0):
     gamma = tb.gamma_for_variance(V, D)
     pmfs[f"V = {V:g} (γ = {gamma:.4f})"] = tb.pmf(gamma, D)
-    deltas[f"V = {V:g}"] = tb.delta(epsilons, gamma, D)
+    deltas[f"V = {V:g}"] = tb.dp_delta(epsilons, gamma, D)
     plateau = rdp.format_up(tb.plateau_delta(gamma, D), 4)  # shown rounded up
     print(f"V = {V:g}: gamma = {gamma:.6f}, plateau delta = {plateau}")
 

@@ -196,8 +196,8 @@ def compare(
     Examples
     --------
     >>> import math
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 1)
     >>> table = compare(
     ...     {"coin": Mechanism(G, [[0.75, 0.25], [0.25, 0.75]]),
     ...      "fair": Mechanism(G, [[0.5, 0.5], [0.5, 0.5]])},

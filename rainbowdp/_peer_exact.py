@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ._deprecation import deprecated_alias
+from ._verify.certify import certify, exp_bounds  # exact for arguments up to 1e5
 from .exceptions import ParameterError, ParameterTypeError
 from .graph import RainbowGraph
 from .mechanism import Mechanism
@@ -33,7 +35,6 @@ __all__ = [
     "discrete_gaussian_epsilon",
     "exp_neg",
     "outward",
-    "rainbowdp_api",
 ]
 
 #: Fixed-point precision of the rigorous law bounds: every weight is enclosed to 2^-256.
@@ -63,13 +64,6 @@ def check_sensitivity(value: Any) -> int:
 
 
 # ------------------------------------------------------------------ rigorous rational bounds
-def rainbowdp_api() -> Any:
-    """The package's public API (certify, exp_bounds), imported when first needed."""
-    import rainbowdp
-
-    return rainbowdp
-
-
 def _float_bracket(x: Fraction) -> tuple[float, float]:
     """Floats lo <= x <= hi, adjacent or equal."""
     f = float(x)  # correctly rounded
@@ -81,7 +75,6 @@ def _float_bracket(x: Fraction) -> tuple[float, float]:
 def exp_neg(x: Fraction) -> tuple[Fraction, Fraction]:
     """Rationals lo <= e^(-x) <= hi for rational x >= 0 (rainbowdp.exp_bounds)."""
     x_lo, x_hi = _float_bracket(x)
-    exp_bounds = rainbowdp_api().exp_bounds  # exact for arguments up to 1e5
     # lower bound: 1/U with U >= e^x_hi >= e^x; 0 beyond the range of exp_bounds
     lower = Fraction(0) if x_hi > 1e5 else 1 / exp_bounds(x_hi)[1]
     # upper bound: 1/L with L <= e^x_lo <= e^x; e^-x < 2^-BITS beyond the range
@@ -241,7 +234,6 @@ def discrete_gaussian_dp_delta(
     s = check_real(sigma, "sigma", 0.0, MAX_SIGMA, open_lo=True)
     e = check_real(epsilon, "epsilon", 0.0, 100.0)
     sens = check_sensitivity(sensitivity)
-    rdp = rainbowdp_api()
     w = _GaussianWeights(s)
     lower = upper = 0.0
     for d in range(1, sens + 1):
@@ -251,12 +243,14 @@ def discrete_gaussian_dp_delta(
         G = _pair_graph(hi - lo + 1)
         up = Mechanism(G, outward(p[1], q[0], up=True))
         down = Mechanism(G, outward(p[0], q[1], up=False))
-        upper = max(upper, _round_up(rdp.certify(up, epsilon=e, delta=0.0).delta_upper))
-        lower = max(lower, _round_down(rdp.certify(down, epsilon=e, delta=0.0).delta_lower))
+        upper = max(upper, _round_up(certify(up, epsilon=e, delta=0.0).delta_upper))
+        lower = max(lower, _round_down(certify(down, epsilon=e, delta=0.0).delta_lower))
     return DeltaBounds(lower, upper)
 
 
-discrete_gaussian_delta = discrete_gaussian_dp_delta  # old name, kept as an alias
+discrete_gaussian_delta = deprecated_alias(
+    discrete_gaussian_dp_delta, "discrete_gaussian_delta", "discrete_gaussian_dp_delta"
+)
 
 
 def certify_discrete_gaussian(
@@ -292,7 +286,6 @@ def certify_discrete_gaussian(
     e = check_real(epsilon, "epsilon", 0.0, 100.0)
     dl = check_real(delta, "delta", 0.0, 1.0)
     sens = check_sensitivity(sensitivity)
-    rdp = rainbowdp_api()
     w = _GaussianWeights(s)
     private = True
     for d in range(1, sens + 1):
@@ -301,10 +294,10 @@ def certify_discrete_gaussian(
         p, q = _dg_rows(d, lo, hi, w)
         G = _pair_graph(hi - lo + 1)
         down = Mechanism(G, outward(p[0], q[1], up=False))
-        if rdp.certify(down, epsilon=e, delta=dl).verdict == "not private":
+        if certify(down, epsilon=e, delta=dl).verdict == "not private":
             return "not private"
         up = Mechanism(G, outward(p[1], q[0], up=True))
-        private = private and rdp.certify(up, epsilon=e, delta=dl).verdict == "private"
+        private = private and certify(up, epsilon=e, delta=dl).verdict == "private"
     return "private" if private else "undecided"
 
 

@@ -121,7 +121,8 @@ def _numeric_answers(G: RainbowGraph) -> tuple[tuple, str, np.ndarray | None]:
             arr = np.asarray(answers, dtype=np.int64)
         except OverflowError:  # beyond int64: the exact path
             return answers, "int", None
-        if arr.size and int(np.abs(arr).max()) >= _INT64_SAFE:
+        # -int(min), not np.abs: |-2^63| does not fit in int64 (np.abs returns -2^63)
+        if arr.size and max(int(arr.max()), -int(arr.min())) >= _INT64_SAFE:
             return answers, "int", None
         return answers, "int", arr
     if types <= _FLOAT_TYPES:

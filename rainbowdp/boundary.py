@@ -104,7 +104,8 @@ def homogeneous_boundary(G: RainbowGraph, vector: Any) -> dict[tuple, list[float
 
     Examples
     --------
-    >>> G = RainbowGraph.cycle([("blue", "red", "green")] * 3 + [("red", "green", "blue")] * 2)
+    >>> from rainbowdp import builders
+    >>> G = builders.cycle([("blue", "red", "green")] * 3 + [("red", "green", "blue")] * 2)
     >>> G.outputs
     ('blue', 'red', 'green')
     >>> homogeneous_boundary(G, [0.5, 0.3, 0.2])

@@ -28,6 +28,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from . import builders
 from .graph import RainbowGraph
 from .mechanism import Mechanism
 from .noise import GeometricLaw, TableLaw, additive_rows
@@ -170,7 +171,7 @@ def _three_colour() -> Example:
 
 def _count_path() -> Example:
     n, eps = 10, LN2_UP
-    G = RainbowGraph.count_path(n)
+    G = builders.count_path(n)
     # Clamping the two-sided geometric (alpha = 1/2) to [0, n] moves each tail onto its end point.
     p = additive_rows(G.answers, G.outputs, GeometricLaw(0.5), form="clamped")
     return Example(
@@ -187,7 +188,7 @@ def _count_path() -> Example:
 
 def _modulo() -> Example:
     n = 8
-    G = RainbowGraph.circulant(n, [1, 2, 3])
+    G = builders.circulant(n, [1, 2, 3])
     f = 0.5 ** np.arange(n + 1)
     f /= f.sum()
     # row q: the one-sided noise law f shifted by q, modulo n + 1

@@ -58,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from ._deprecation import deprecated_alias
 from ._format import format_up, html_table, nonfinite_to_null, plain, short_repr
 from ._validation import (
     check_delta,
@@ -222,7 +223,7 @@ class Pair:
         eps = [check_epsilon(epsilon)]
         return float(privacy_profile((self.p_a, self.p_b), eps, one_way=self.one_way)[0])
 
-    delta = dp_delta  # old name, kept as an alias
+    delta = deprecated_alias(dp_delta, "Pair.delta", "Pair.dp_delta")
 
     def epsilon(self, delta: float) -> float:
         """The smallest ε at δ for this pair, rounded up and proved:
@@ -412,8 +413,8 @@ def worst_pair(
 
     Examples
     --------
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 2)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 2)
     >>> M = Mechanism(G, [[0.5, 0.5], [0.55, 0.45], [0.6, 0.4]])
     >>> P = worst_pair(M, epsilon=0.05)
     >>> (P.a, P.b), P.p_a.tolist(), P.p_b.tolist()

@@ -435,7 +435,8 @@ def load_graph(path: str | os.PathLike) -> RainbowGraph:
     Examples
     --------
     >>> import tempfile, os
-    >>> G = RainbowGraph.line(["yes", "no"], 2)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 2)
     >>> with tempfile.TemporaryDirectory() as d:
     ...     path = save_graph(G, os.path.join(d, "line.json"))
     ...     H = load_graph(path)

@@ -148,14 +148,15 @@ class Mechanism:
 
     Examples
     --------
-    >>> G = RainbowGraph.line(["yes", "no"], 2)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 2)
     >>> M = Mechanism(G, [[0.6, 0.4], [0.7, 0.3], [0.8, 0.2]])
     >>> M.row(2).tolist()
     [0.8, 0.2]
 
     The same rows for a node that prefers ``"no"``, written in its preference order:
 
-    >>> H = RainbowGraph.cycle([("yes", "no"), ("no", "yes"), ("no", "yes")])
+    >>> H = builders.cycle([("yes", "no"), ("no", "yes"), ("no", "yes")])
     >>> Mechanism(H, [[0.6, 0.4]] * 3, order="rainbow").probabilities.tolist()
     [[0.6, 0.4], [0.4, 0.6], [0.4, 0.6]]
     """
@@ -290,7 +291,8 @@ class Mechanism:
 
         Examples
         --------
-        >>> G = RainbowGraph.cycle([("a", "b"), ("a", "b"), ("b", "a")])
+        >>> from rainbowdp import builders
+        >>> G = builders.cycle([("a", "b"), ("a", "b"), ("b", "a")])
         >>> Mechanism.from_rainbow_order(G, [[0.9, 0.1]] * 3).row(2).tolist()
         [0.1, 0.9]
         """
@@ -389,7 +391,8 @@ class Mechanism:
 
         Examples
         --------
-        >>> G = RainbowGraph.line([0, 1, 2], 1)
+        >>> from rainbowdp import builders
+        >>> G = builders.line([0, 1, 2], 1)
         >>> M = Mechanism(G, [[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]])
         >>> (M.quantised(4).probabilities * 16).tolist()
         [[8.0, 5.0, 3.0], [3.0, 5.0, 8.0]]
@@ -447,7 +450,8 @@ class Mechanism:
         Examples
         --------
         >>> import numpy as np
-        >>> G = RainbowGraph.line(["a", "b"], 1)
+        >>> from rainbowdp import builders
+        >>> G = builders.line(["a", "b"], 1)
         >>> M = Mechanism(G, [[1.0, 0.0], [0.25, 0.75]])
         >>> M.sample(0, 3, rng=np.random.default_rng(0)).tolist()
         ['a', 'a', 'a']

@@ -100,8 +100,9 @@ class Morphism:
     --------
     Folding a path 0-1-2 onto the edge 0-1 (node 2 goes back to 0):
 
-    >>> P3 = RainbowGraph.line(["a", "b"], 2)
-    >>> P2 = RainbowGraph.line(["a", "b"], 1)
+    >>> from rainbowdp import builders
+    >>> P3 = builders.line(["a", "b"], 2)
+    >>> P2 = builders.line(["a", "b"], 1)
     >>> g = Morphism(P3, P2, {0: 0, 1: 1, 2: 0})
     >>> g.index.tolist(), g.is_rainbow_preserving()
     ([0, 1, 0], True)
@@ -261,8 +262,9 @@ class Morphism:
 
         Examples
         --------
-        >>> G = RainbowGraph.cycle([("a", "b"), ("a", "b"), ("b", "a")])
-        >>> L = RainbowGraph.line(["a", "b"], 1)
+        >>> from rainbowdp import builders
+        >>> G = builders.cycle([("a", "b"), ("a", "b"), ("b", "a")])
+        >>> L = builders.line(["a", "b"], 1)
         >>> Morphism(G, L, {0: 0, 1: 1, 2: 0}).is_rainbow_preserving()
         False
         """
@@ -384,9 +386,10 @@ def distances_to_boundary(G: RainbowGraph) -> np.ndarray:
 
     Examples
     --------
-    >>> distances_to_boundary(RainbowGraph.line(["a", "b"], 3)).tolist()
+    >>> from rainbowdp import builders
+    >>> distances_to_boundary(builders.line(["a", "b"], 3)).tolist()
     [0, 1, 2, 3]
-    >>> G = RainbowGraph.cycle([("a", "b")] * 4 + [("b", "a")])
+    >>> G = builders.cycle([("a", "b")] * 4 + [("b", "a")])
     >>> distances_to_boundary(G).tolist()
     [0, 1, 1, 0, 0]
     """
@@ -454,7 +457,8 @@ def boundary_graph(G: RainbowGraph) -> tuple[RainbowGraph, Morphism]:
 
     Examples
     --------
-    >>> G = RainbowGraph.cycle([("a", "b")] * 4 + [("b", "a")])
+    >>> from rainbowdp import builders
+    >>> G = builders.cycle([("a", "b")] * 4 + [("b", "a")])
     >>> Gb, g = boundary_graph(G)
     >>> Gb.nodes
     [(('a', 'b'), 0), (('a', 'b'), 1), (('b', 'a'), 0)]

@@ -610,7 +610,8 @@ def optimal_mechanism(
 
     Examples
     --------
-    >>> G = RainbowGraph.cycle([("a", "b")] * 4 + [("b", "a")])
+    >>> from rainbowdp import builders
+    >>> G = builders.cycle([("a", "b")] * 4 + [("b", "a")])
     >>> M = optimal_mechanism(G, epsilon=math.log(2),
     ...                       boundary={("a", "b"): [0.5, 0.5], ("b", "a"): [0.5, 0.5]})
     >>> M.probabilities.round(12).tolist()

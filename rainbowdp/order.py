@@ -178,7 +178,8 @@ def mechanism_dominates(m1: Mechanism, m2: Mechanism, *, tol: float = 1e-12) -> 
 
     Examples
     --------
-    >>> G = RainbowGraph.cycle([("a", "b"), ("a", "b"), ("b", "a")])
+    >>> from rainbowdp import builders
+    >>> G = builders.cycle([("a", "b"), ("a", "b"), ("b", "a")])
     >>> M1 = Mechanism.from_rainbow_order(G, [[0.8, 0.2]] * 3)
     >>> M2 = Mechanism.from_rainbow_order(G, [[0.7, 0.3], [0.8, 0.2], [0.6, 0.4]])
     >>> mechanism_dominates(M1, M2), mechanism_dominates(M2, M1)
@@ -238,7 +239,8 @@ def utility_from_ranks(G: RainbowGraph, weights: Any) -> np.ndarray:
 
     Examples
     --------
-    >>> G = RainbowGraph.cycle([("a", "b", "c"), ("c", "b", "a"), ("a", "b", "c")])
+    >>> from rainbowdp import builders
+    >>> G = builders.cycle([("a", "b", "c"), ("c", "b", "a"), ("a", "b", "c")])
     >>> utility_from_ranks(G, [1.0, 0.5, 0.0]).tolist()
     [[1.0, 0.5, 0.0], [0.0, 0.5, 1.0], [1.0, 0.5, 0.0]]
     """
@@ -277,7 +279,8 @@ def expected_utility(mechanism: Mechanism, utility: Any) -> float:
 
     Examples
     --------
-    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 1)
     >>> M = Mechanism(G, [[0.75, 0.25], [0.5, 0.5]])
     >>> expected_utility(M, [1.0, 0.0])
     1.25
@@ -330,7 +333,8 @@ def is_order_reasonable(utility: Any, G: RainbowGraph, *, tol: float = 0.0) -> b
 
     Examples
     --------
-    >>> G = RainbowGraph.cycle([("a", "b"), ("a", "b"), ("b", "a")])
+    >>> from rainbowdp import builders
+    >>> G = builders.cycle([("a", "b"), ("a", "b"), ("b", "a")])
     >>> is_order_reasonable([[1, 0], [1, 0], [0, 1]], G)
     True
     >>> is_order_reasonable([[1, 0], [1, 0], [1, 0]], G)

@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from ._format import format_down, format_up
 from ._peer_exact import (
     MAX_SIGMA,
     DeltaBounds,
@@ -59,7 +60,6 @@ from ._peer_exact import (
     discrete_gaussian_epsilon,
     exp_neg,
     outward,
-    rainbowdp_api,
 )
 from .exceptions import ParameterError, ParameterTypeError
 from .mechanism import Mechanism
@@ -473,7 +473,6 @@ def format_peer_table(rows: list[PeerRow]) -> str:
     >>> print(format_peer_table([row]).splitlines()[-1])
     | lib | m | s | ε at δ = 0 | 1 | ≤ 0.5 | conservative (stated ≥ exact + 100 %) |
     """
-    rdp = rainbowdp_api()
     out = [
         "| library | mechanism | setting | measure | stated | exact | verdict |",
         "| --- | --- | --- | --- | --- | --- | --- |",
@@ -481,15 +480,15 @@ def format_peer_table(rows: list[PeerRow]) -> str:
     for r in rows:
         if r.measure == "delta":
             measure = f"δ at ε = {r.at:g}"
-            exact = f"[{rdp.format_down(r.exact_lower, 9)}, {rdp.format_up(r.exact_upper, 9)}]"
+            exact = f"[{format_down(r.exact_lower, 9)}, {format_up(r.exact_upper, 9)}]"
         else:
             measure = f"ε at δ = {r.at:g}"
-            exact = f"≤ {rdp.format_up(r.exact_upper, 12)}"
+            exact = f"≤ {format_up(r.exact_upper, 12)}"
         verdict = r.verdict
         if verdict == "unsound":
-            verdict += f" (exact δ ≥ stated × (1 + {rdp.format_down(r.excess, 3)}))"
+            verdict += f" (exact δ ≥ stated × (1 + {format_down(r.excess, 3)}))"
         elif verdict == "conservative" and r.measure == "epsilon":
-            verdict += f" (stated ≥ exact + {rdp.format_down(100 * r.excess, 4)} %)"
+            verdict += f" (stated ≥ exact + {format_down(100 * r.excess, 4)} %)"
         out.append(
             f"| {r.library} | {r.mechanism} | {r.setting} | {measure} | {r.stated:.12g} "
             f"| {exact} | {verdict} |"

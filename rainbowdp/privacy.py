@@ -234,8 +234,8 @@ class VerificationReport:
 
         Examples
         --------
-        >>> from rainbowdp.graph import RainbowGraph
-        >>> G = RainbowGraph.line(["yes", "no"], 2)
+        >>> from rainbowdp import builders
+        >>> G = builders.line(["yes", "no"], 2)
         >>> M = Mechanism(G, [[0.5, 0.5], [0.55, 0.45], [0.6, 0.4]])
         >>> df = verify(M, epsilon=0.05).to_pandas(G)
         >>> list(df.columns), df[["u", "v"]].values.tolist(), df["violates"].tolist()
@@ -285,8 +285,8 @@ class VerificationReport:
         Examples
         --------
         >>> import json
-        >>> from rainbowdp.graph import RainbowGraph
-        >>> G = RainbowGraph.line(["yes", "no"], 2)
+        >>> from rainbowdp import builders
+        >>> G = builders.line(["yes", "no"], 2)
         >>> M = Mechanism(G, [[0.5, 0.5], [0.55, 0.45], [0.6, 0.4]])
         >>> d = verify(M, epsilon=0.05).to_dict()
         >>> d["is_private"], round(d["delta_required"], 6), d["worst_edge"], d["witness"]
@@ -327,8 +327,8 @@ def verify(
     Examples
     --------
     >>> import math
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 2)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 2)
     >>> M = Mechanism(G, [[0.5, 0.5], [0.55, 0.45], [0.6, 0.4]])
     >>> r = verify(M, epsilon=math.log(1.2), delta=0.0)
     >>> r.is_private, r.delta_required
@@ -413,8 +413,8 @@ def privacy_profile(
     Examples
     --------
     >>> import math
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 1)
     >>> M = Mechanism(G, [[0.75, 0.25], [0.25, 0.75]])
     >>> privacy_profile(M, [0.0, math.log(3)]).tolist()
     [0.5, 0.0]
@@ -456,8 +456,8 @@ def dp_delta(mechanism: Mechanism, epsilon: float) -> float:
     Examples
     --------
     >>> import math
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 1)
     >>> M = Mechanism(G, [[0.75, 0.25], [0.25, 0.75]])
     >>> dp_delta(M, 0.0), dp_delta(M, math.log(3))
     (0.5, 0.0)
@@ -503,8 +503,8 @@ def epsilon_for_delta(mechanism: Any, delta: Any, *, one_way: bool = False) -> A
     Examples
     --------
     >>> import math
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 1)
     >>> M = Mechanism(G, [[0.75, 0.25], [0.25, 0.75]])
     >>> e = epsilon_for_delta(M, 0.0)
     >>> 0 <= e - math.log(3) < 1e-12
@@ -555,8 +555,8 @@ def pdp_delta(mechanism: Mechanism, epsilon: float) -> float:
     Examples
     --------
     >>> import math
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 1)
     >>> M = Mechanism(G, [[0.75, 0.25], [0.25, 0.75]])
     >>> pdp_delta(M, 1.0), pdp_delta(M, 1.2)
     (0.75, 0.0)

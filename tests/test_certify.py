@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rainbowdp import Certificate, Verdict, certify, exp_bounds
+from rainbowdp import Certificate, Verdict, builders, certify, exp_bounds
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import float_error_bound, verify
@@ -205,7 +205,7 @@ def test_certify_never_contradicts_float_verdict(inst) -> None:
 
 # ---------------------------------------------------------------------- ties built on purpose
 def _pair(p: list[float], q: list[float]) -> Mechanism:
-    return Mechanism(RainbowGraph.line(list(range(len(p))), 1), [p, q])
+    return Mechanism(builders.line(list(range(len(p))), 1), [p, q])
 
 
 def test_exact_tie_at_epsilon_zero() -> None:
@@ -284,7 +284,7 @@ def test_huge_epsilon_beyond_float_exp() -> None:
 def test_filter_checks_few_edges_on_a_long_line() -> None:
     n = 20_000
     rng = np.random.default_rng(7)
-    g = RainbowGraph.line([0, 1, 2], n)
+    g = builders.line([0, 1, 2], n)
     m = Mechanism(g, rng.dirichlet([20.0, 20.0, 20.0], size=n + 1))
     eps_pure = math.log(float(np.max(m.probabilities[1:] / m.probabilities[:-1]) * 1.01))
     eps_pure = max(

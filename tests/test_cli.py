@@ -213,11 +213,11 @@ def test_design_with_contradictory_fixed_rows_exits_2(capsys, tmp_path):
 
 # ------------------------------------------------------------------ exit codes with --certify
 def _mechanism_file(tmp_path, name, rows, outputs=("a", "b")):
-    from rainbowdp.graph import RainbowGraph
+    from rainbowdp import builders
     from rainbowdp.io import save_graph
     from rainbowdp.mechanism import Mechanism
 
-    G = RainbowGraph.line(list(outputs), len(rows) - 1)
+    G = builders.line(list(outputs), len(rows) - 1)
     return str(save_graph(G, tmp_path / name, mechanism=Mechanism(G, rows)))
 
 

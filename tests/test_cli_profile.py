@@ -53,7 +53,7 @@ def test_default_grid_and_json(capsys):
 def test_default_grid_ends_past_the_delta_floor(capsys, tmp_path):
     """Without --epsilons the grid runs to 1.25 x the proved epsilon where delta(epsilon) falls
     to --delta-floor: the last value is at most the floor, an earlier one above it."""
-    G = rdp.RainbowGraph.line(["a", "b"], 1)
+    G = rdp.builders.line(["a", "b"], 1)
     M = rdp.Mechanism(G, [[0.9, 0.1], [1e-9, 1 - 1e-9]])  # delta > 0 up to epsilon ~ 20.7
     path = tmp_path / "m.json"
     rdp.save_graph(G, path, mechanism=M)
@@ -69,7 +69,7 @@ def test_default_grid_ends_past_the_delta_floor(capsys, tmp_path):
 
 
 def test_json_is_strict_when_pure_dp_is_impossible(capsys, tmp_path):
-    G = rdp.RainbowGraph.line(["a", "b"], 1)
+    G = rdp.builders.line(["a", "b"], 1)
     M = rdp.Mechanism(G, [[1.0, 0.0], [0.5, 0.5]])  # an output only one node can give
     path = tmp_path / "inf.json"
     rdp.save_graph(G, path, mechanism=M)
@@ -134,7 +134,7 @@ def test_bad_input_exits_2_with_one_line(capsys, tmp_path, argv, needle):
 def test_missing_file_and_file_without_mechanism(capsys, tmp_path):
     code, _, err = run(capsys, "profile", str(tmp_path / "missing.json"))
     assert code == 2 and len(err.strip().splitlines()) == 1 and "missing.json" in err
-    G = rdp.RainbowGraph.line(["a", "b"], 1)
+    G = rdp.builders.line(["a", "b"], 1)
     path = tmp_path / "bare.json"
     rdp.save_graph(G, path)
     code, _, err = run(capsys, "profile", str(path))

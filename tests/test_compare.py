@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from rainbowdp import Mechanism, RainbowGraph, compare
+from rainbowdp import Mechanism, builders, compare
 from rainbowdp.order import expected_utility
 from rainbowdp.privacy import epsilon_for_delta, privacy_profile
 
-G = RainbowGraph.line(["yes", "no", "maybe"], 3)
+G = builders.line(["yes", "no", "maybe"], 3)
 ROWS = {
     "sharp": [[0.8, 0.15, 0.05], [0.6, 0.3, 0.1], [0.3, 0.5, 0.2], [0.1, 0.6, 0.3]],
     "flat": [[0.4, 0.3, 0.3], [0.36, 0.34, 0.3], [0.33, 0.35, 0.32], [0.3, 0.37, 0.33]],
@@ -43,7 +43,7 @@ def test_sequences_are_named_and_defaults_apply():
 
 def test_bad_inputs():
     M = Mechanism(G, ROWS["flat"])
-    other = Mechanism(RainbowGraph.line(["yes", "no", "maybe"], 3), ROWS["flat"])
+    other = Mechanism(builders.line(["yes", "no", "maybe"], 3), ROWS["flat"])
     with pytest.raises(ValueError, match=r"`mechanisms` must hold at least one"):
         compare({})
     with pytest.raises(

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rainbowdp as rdp
+from rainbowdp import builders
 from rainbowdp import distributed as D
 from rainbowdp.design import lp
 from rainbowdp.graph import RainbowGraph
@@ -217,7 +218,7 @@ def test_report_text_and_dict():
     assert "NOT private" in str(d) and "'no'" in str(d) and "2 edges" in str(d)
     out = d.to_dict()
     assert out["witness"] == ["no"] and out["n_violations"] == d.n_violations
-    assert set(out) >= set(rdp.verify(rdp.Mechanism(RainbowGraph.line(["yes", "no"], 2), P),
+    assert set(out) >= set(rdp.verify(rdp.Mechanism(builders.line(["yes", "no"], 2), P),
                                       epsilon=0.05).to_dict())  # fmt: skip
 
 

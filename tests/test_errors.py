@@ -16,7 +16,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from rainbowdp import design, exp_bounds
+from rainbowdp import builders, design, exp_bounds
 from rainbowdp import io as rio
 from rainbowdp.cli import main
 from rainbowdp.exceptions import (
@@ -40,7 +40,7 @@ from rainbowdp.privacy import (
     verify,
 )
 
-G = RainbowGraph.line(["a", "b"], 2)
+G = builders.line(["a", "b"], 2)
 M = Mechanism(G, [[0.5, 0.5], [0.6, 0.4], [0.7, 0.3]])
 ROWS = [[0.5, 0.5], [0.6, 0.4], [0.7, 0.3]]
 
@@ -212,18 +212,18 @@ API_CASES = [
     (lambda: M.sample("zz"), InvalidGraphError, ["node", "'zz'"]),
     (lambda: M.sample([0]), InvalidGraphError, ["node", "[0]"]),
     # --- graphs
-    (lambda: RainbowGraph.line(["a", "a"], 1), InvalidGraphError, ["`rainbow`", "'a'"]),
-    (lambda: RainbowGraph.line({"a", "b"}, 1), ParameterTypeError, ["`rainbow`", "a set"]),
-    (lambda: RainbowGraph.line(["a"], -1), ParameterError, ["`n`", "n=-1"]),
-    (lambda: RainbowGraph.circulant(4, [7]), ParameterError, ["`distances`", "distances=7"]),
-    (lambda: RainbowGraph.count_path(0), ParameterError, ["`n`", "n=0"]),
+    (lambda: builders.line(["a", "a"], 1), InvalidGraphError, ["`rainbow`", "'a'"]),
+    (lambda: builders.line({"a", "b"}, 1), ParameterTypeError, ["`rainbow`", "a set"]),
+    (lambda: builders.line(["a"], -1), ParameterError, ["`n`", "n=-1"]),
+    (lambda: builders.circulant(4, [7]), ParameterError, ["`distances`", "distances=7"]),
+    (lambda: builders.count_path(0), ParameterError, ["`n`", "n=0"]),
     (
-        lambda: RainbowGraph.from_records([0], size=1, query=len, outputs=[0, 1], relation="xyz"),
+        lambda: builders.from_records([0], size=1, query=len, outputs=[0, 1], relation="xyz"),
         ParameterError,
         ["`relation`", "relation='xyz'"],
     ),
     (
-        lambda: RainbowGraph.from_records({"a", "b"}, size=1, query=len, outputs=[0, 1]),
+        lambda: builders.from_records({"a", "b"}, size=1, query=len, outputs=[0, 1]),
         ParameterTypeError,
         ["`universe`", "a set"],
     ),
@@ -257,12 +257,12 @@ API_CASES = [
         ["`rainbow`", "rainbow=['r']"],
     ),
     (
-        lambda: RainbowGraph.cycle([(0, 1), {0, 1}, (1, 0)]),
+        lambda: builders.cycle([(0, 1), {0, 1}, (1, 0)]),
         InvalidGraphError,
         ["node 1", "rainbows[1]"],
     ),
     (
-        lambda: RainbowGraph.cycle({(0, 1), (1, 0), (0, 2)}),
+        lambda: builders.cycle({(0, 1), (1, 0), (0, 2)}),
         ParameterTypeError,
         ["`rainbows`", "a set"],
     ),
@@ -274,7 +274,7 @@ API_CASES = [
         ["`nodes`", "nodes={"],
     ),
     (
-        lambda: RainbowGraph.circulant(4, [1], distortion=["a"] * 5),
+        lambda: builders.circulant(4, [1], distortion=["a"] * 5),
         ParameterTypeError,
         ["`distortion`", "distortion=['a'"],
     ),

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from rainbowdp import builders
 from rainbowdp.exceptions import InvalidGraphError
 from rainbowdp.graph import RainbowGraph
 
@@ -15,7 +16,7 @@ from .strategies import rainbow_graphs
 
 def test_example1_regions():
     # Gu et al., Example 1: B^c = {d1..d4}, boundary {d1, d4}, interior {d2, d3}.
-    G = RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
+    G = builders.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
     assert G.region((1, 2, 3)) == [0, 1, 2, 3]
     assert G.boundary((1, 2, 3)) == [0, 3]
     assert G.interior((1, 2, 3)) == [1, 2]
@@ -66,7 +67,7 @@ def test_from_edges_equals_networkx_construction(G):
 
 def test_line_declares_node_zero_boundary():
     # Gu et al., Definition 7: dataset 0 is the boundary of the (c, n)-line.
-    G = RainbowGraph.line(["r", "g", "b"], 4)
+    G = builders.line(["r", "g", "b"], 4)
     assert G.boundary(["r", "g", "b"]) == [0]
     assert G.interior(["r", "g", "b"]) == [1, 2, 3, 4]
     assert G.graph.graph["boundary"] == [0]
@@ -74,7 +75,7 @@ def test_line_declares_node_zero_boundary():
 
 def test_circulant_is_the_modulo_neighbourhood():
     # Kadam et al.: q ~ q + mu (mod n + 1) for mu in M.
-    G = RainbowGraph.circulant(8, [1, 2, 3])
+    G = builders.circulant(8, [1, 2, 3])
     assert G.n_edges == 27
     expected = {frozenset((q, (q + mu) % 9)) for q in range(9) for mu in (1, 2, 3)}
     assert {frozenset(e) for e in G.edges.tolist()} == expected
@@ -82,14 +83,14 @@ def test_circulant_is_the_modulo_neighbourhood():
     for q in range(9):
         assert G.rainbow(q) == tuple((q + k) % 9 for k in range(9))
     # mu and n+1-mu give the same edges; mu = (n+1)/2 gives each edge once
-    assert RainbowGraph.circulant(7, [4]).n_edges == 4
+    assert builders.circulant(7, [4]).n_edges == 4
     # circular distortion: ties broken by eta, so rows stay shifts
-    G2 = RainbowGraph.circulant(4, [1], distortion=[0, 1, 2, 2, 1])
+    G2 = builders.circulant(4, [1], distortion=[0, 1, 2, 2, 1])
     assert G2.rainbow(0) == (0, 1, 4, 2, 3) and G2.rainbow(1) == (1, 2, 0, 3, 4)
 
 
 def test_from_query_and_count_path():
-    G = RainbowGraph.count_path(3)
+    G = builders.count_path(3)
     assert G.rainbow(0) == (0, 1, 2, 3) and G.rainbow(2) == (2, 1, 3, 0)
     assert G.answers == (0, 1, 2, 3)
     g = nx.path_graph(3)
@@ -104,12 +105,12 @@ def test_from_query_and_count_path():
 
 def test_from_records_neighbourhoods():
     # add/remove one record over the universe {a, b}, datasets of at most 2 records
-    G = RainbowGraph.from_records(["a", "b"], size=2, query=len, outputs=[0, 1, 2])
+    G = builders.from_records(["a", "b"], size=2, query=len, outputs=[0, 1, 2])
     assert set(G.nodes) == {(), ("a",), ("b",), ("a", "a"), ("a", "b"), ("b", "b")}
     assert G.graph.has_edge(("a",), ("a", "b")) and not G.graph.has_edge((), ("a", "b"))
     assert G.rainbow(("a", "b")) == (2, 1, 0)
     # replace one record: datasets of exactly 2 records, neighbours differ in one record
-    R = RainbowGraph.from_records(
+    R = builders.from_records(
         ["a", "b", "c"],
         size=2,
         query=lambda d: d.count("a"),
@@ -128,16 +129,16 @@ def test_from_records_neighbourhoods():
         (lambda: RainbowGraph(nx.Graph(), [0]), InvalidGraphError, "empty"),
         (lambda: RainbowGraph([(0, 1)], [0]), TypeError, "graph=list"),
         (lambda: RainbowGraph(nx.Graph([(0, 0)]), [0]), InvalidGraphError, r"self-loops.*\(0, 0\)"),
-        (lambda: RainbowGraph.line(["a", "a"], 2), InvalidGraphError, "'a' twice"),
-        (lambda: RainbowGraph.line([["a"], "b"], 2), TypeError, "unhashable output"),
+        (lambda: builders.line(["a", "a"], 2), InvalidGraphError, "'a' twice"),
+        (lambda: builders.line([["a"], "b"], 2), TypeError, "unhashable output"),
         (
-            lambda: RainbowGraph.line([], 2),
+            lambda: builders.line([], 2),
             InvalidGraphError,
             r"`rainbow` must not be empty.*rainbow=\[\]",
         ),
-        (lambda: RainbowGraph.line(["a"], -1), ValueError, "n=-1"),
-        (lambda: RainbowGraph.circulant(4, [0]), ValueError, "distances=0"),
-        (lambda: RainbowGraph.cycle([(0, 1)] * 2), InvalidGraphError, "got 2"),
+        (lambda: builders.line(["a"], -1), ValueError, "n=-1"),
+        (lambda: builders.circulant(4, [0]), ValueError, "distances=0"),
+        (lambda: builders.cycle([(0, 1)] * 2), InvalidGraphError, "got 2"),
     ],
 )
 def test_bad_graphs(make, exc, match):
@@ -171,7 +172,7 @@ def test_from_edges_rejects_bad_arrays():
             [[0, 1]], outputs=[0, 1], rainbow_table=[[1, 1]], rainbow_ids=[0, 0, 0]
         )
     with pytest.raises(InvalidGraphError, match="no node has the rainbow"):
-        RainbowGraph.line([0, 1], 2).region([1, 0])
+        builders.line([0, 1], 2).region([1, 0])
 
 
 def test_the_callers_graph_is_copied(tmp_path):
@@ -229,10 +230,10 @@ def test_rainbows_are_ordered_sequences():
         with pytest.raises(InvalidGraphError, match=r"node 2 must be a sequence"):
             RainbowGraph(g, [0, 1, 2])
     # booleans are outputs of their own: True is not the output 1
-    B = RainbowGraph.line([True, False], 1)
+    B = builders.line([True, False], 1)
     assert B.rainbow(0) == (True, False) and B.region([True, False]) == [0, 1]
     with pytest.raises(InvalidGraphError, match="booleans and integers"):
-        RainbowGraph.line([0, 1], 1).region([False, True])
+        builders.line([0, 1], 1).region([False, True])
 
 
 def test_answers_given_to_the_constructor():
@@ -267,7 +268,7 @@ def test_repr_is_one_short_line_whatever_the_size():
     assert "\n" not in text and len(text) < 200, text
     assert "n_nodes=300" in text and "n_outputs=1000" in text and "'out0'" in text
     assert "'out999'" in text and "'out500'" not in text  # the ends, not the middle
-    small = RainbowGraph.line(["yes", "no"], 2)
+    small = builders.line(["yes", "no"], 2)
     assert "outputs=('yes', 'no')" in repr(small)  # few outputs are all shown
 
 
@@ -293,6 +294,6 @@ def test_an_unknown_node_says_what_nodes_look_like():
     assert "tuples such as (0, 1)" in msg and "got list [1, 1]" in msg
     assert "use the tuple (1, 1)" in msg
     with pytest.raises(InvalidGraphError, match=r"integers such as 0; got str '3'"):
-        RainbowGraph.line(["a", "b"], 3).index_of("3")
+        builders.line(["a", "b"], 3).index_of("3")
     with pytest.raises(InvalidGraphError, match=r"got list \[\[1\]\]\.$"):  # unhashable items
         G.index_of([[1]])

@@ -450,7 +450,3 @@ def test_pair_built_by_hand_is_validated():
     with pytest.raises(ParameterTypeError, match="`one_way` must be a bool"):
         interop.Pair(0, 1, [0.5, 0.5], [0.5, 0.5], one_way="yes")
 
-
-def test_pair_delta_is_kept_as_the_old_name_of_dp_delta():
-    P = interop.Pair("d", "d'", [0.75, 0.25], [0.25, 0.75])
-    assert interop.Pair.delta is interop.Pair.dp_delta and P.delta(0.0) == P.dp_delta(0.0) == 0.5

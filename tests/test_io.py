@@ -10,16 +10,15 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from rainbowdp import bundled, certify
+from rainbowdp import builders, bundled, certify
 from rainbowdp.exceptions import GraphFileError, ParameterError
-from rainbowdp.graph import RainbowGraph
 from rainbowdp.io import load, load_assignment, load_graph, load_mechanism, save_graph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import verify
 
 
 def test_round_trip_with_tuple_nodes_and_mechanism(tmp_path):
-    G = RainbowGraph.from_records(["a", "b"], size=2, query=len, outputs=[0, 1, 2])
+    G = builders.from_records(["a", "b"], size=2, query=len, outputs=[0, 1, 2])
     M = Mechanism.from_rainbow_order(G, np.tile([0.5, 0.3, 0.2], (G.n_nodes, 1)))
     path = save_graph(G, tmp_path / "records.json", mechanism=M, metadata={"note": "x"})
     H, N = load(path)
@@ -34,7 +33,7 @@ def test_round_trip_with_tuple_nodes_and_mechanism(tmp_path):
 
 
 def test_legacy_links_key_and_graphml(tmp_path):
-    G = RainbowGraph.line(["yes", "no"], 2)
+    G = builders.line(["yes", "no"], 2)
     data = nx.node_link_data(G.graph, edges="links")
     (tmp_path / "old.json").write_text(json.dumps(data))
     assert load_graph(tmp_path / "old.json").n_edges == 2
@@ -66,14 +65,14 @@ def test_bundled_files_match_their_source_and_verdicts():
 
 
 def test_atomic_write_leaves_no_temporary_files(tmp_path):
-    G = RainbowGraph.line(["a", "b"], 1)
+    G = builders.line(["a", "b"], 1)
     save_graph(G, tmp_path / "x.json")
     save_graph(G, tmp_path / "x.json")  # overwrite in place
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json"]
 
 
 def test_assignments(tmp_path):
-    G = RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
+    G = builders.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
     (tmp_path / "b.json").write_text(
         json.dumps(
             {
@@ -128,16 +127,16 @@ def test_malformed_files_name_file_and_field(tmp_path, content, match):
 def test_missing_file_and_missing_mechanism(tmp_path):
     with pytest.raises(GraphFileError, match=r"nope\.json"):
         load_graph(tmp_path / "nope.json")
-    save_graph(RainbowGraph.line(["a", "b"], 1), tmp_path / "plain.json")
+    save_graph(builders.line(["a", "b"], 1), tmp_path / "plain.json")
     with pytest.raises(GraphFileError, match="no 'mechanism'"):
         load_mechanism(tmp_path / "plain.json")
 
 
 def test_true_answers_survive_a_file_round_trip(tmp_path):
-    G = RainbowGraph.count_path(4)
+    G = builders.count_path(4)
     H = load_graph(save_graph(G, tmp_path / "c.json"))
     assert H.answers == G.answers == (0, 1, 2, 3, 4)
-    assert load_graph(save_graph(RainbowGraph.line([0, 1], 2), tmp_path / "l.json")).answers is None
+    assert load_graph(save_graph(builders.line([0, 1], 2), tmp_path / "l.json")).answers is None
 
 
 # ------------------------------------------------------------------ permissions of saved files
@@ -152,7 +151,7 @@ def _saved_mode(path, umask, G):
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
 def test_new_files_get_the_umask_permissions_and_existing_files_keep_theirs(tmp_path):
-    G = RainbowGraph.line(["a", "b"], 1)
+    G = builders.line(["a", "b"], 1)
     assert _saved_mode(tmp_path / "a.json", 0o022, G) == 0o644
     assert _saved_mode(tmp_path / "b.json", 0o077, G) == 0o600
     assert _saved_mode(tmp_path / "c.json", 0o002, G) == 0o664
@@ -164,8 +163,8 @@ def test_new_files_get_the_umask_permissions_and_existing_files_keep_theirs(tmp_
 
 @pytest.mark.skipif(os.name != "posix", reason="symbolic links")
 def test_saving_through_a_symlink_replaces_its_target(tmp_path):
-    G = RainbowGraph.line(["a", "b"], 1)
-    target = save_graph(RainbowGraph.line(["a", "b"], 3), tmp_path / "target.json")
+    G = builders.line(["a", "b"], 1)
+    target = save_graph(builders.line(["a", "b"], 3), tmp_path / "target.json")
     (tmp_path / "link.json").symlink_to(target)
     save_graph(G, tmp_path / "link.json")
     assert (tmp_path / "link.json").is_symlink()
@@ -173,7 +172,7 @@ def test_saving_through_a_symlink_replaces_its_target(tmp_path):
 
 
 def test_failed_writes_leave_no_file_behind(tmp_path, monkeypatch):
-    G = RainbowGraph.line(["a", "b"], 1)
+    G = builders.line(["a", "b"], 1)
     (tmp_path / "d.json").mkdir()
     with pytest.raises(IsADirectoryError):
         save_graph(G, tmp_path / "d.json")
@@ -191,7 +190,7 @@ def test_failed_writes_leave_no_file_behind(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ what is written and read
 def test_files_are_strict_json_and_graph_attributes_are_not_parameters(tmp_path):
-    G = RainbowGraph.line(["a", "b"], 2)
+    G = builders.line(["a", "b"], 2)
     path = save_graph(
         G, tmp_path / "g.json", metadata={"incoming_graph_data": [[0, 9]], "note": "n"}
     )
@@ -206,7 +205,7 @@ def test_files_are_strict_json_and_graph_attributes_are_not_parameters(tmp_path)
 
 
 def test_byte_order_mark_and_graphml_typed_attributes(tmp_path):
-    G = RainbowGraph.line(["a", "b"], 1)
+    G = builders.line(["a", "b"], 1)
     text = save_graph(G, tmp_path / "g.json").read_text(encoding="utf-8")
     (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + text.encode())
     assert load_graph(tmp_path / "bom.json").n_nodes == 2
@@ -235,7 +234,7 @@ def test_mechanism_numbers_in_files_are_read_exactly(tmp_path):
 
 # ------------------------------------------------------------------ errors name the path
 def test_writing_into_a_bad_place_names_the_path(tmp_path):
-    G = RainbowGraph.line(["a", "b"], 1)
+    G = builders.line(["a", "b"], 1)
     (tmp_path / "d").mkdir()
     (tmp_path / "f").write_text("a regular file")
     cases = [
@@ -254,7 +253,7 @@ def test_writing_into_a_bad_place_names_the_path(tmp_path):
 def test_any_parser_error_becomes_a_graph_file_error_naming_the_file(tmp_path, monkeypatch):
     import rainbowdp.io as rio
 
-    path = save_graph(RainbowGraph.line(["a", "b"], 1), tmp_path / "g.json")
+    path = save_graph(builders.line(["a", "b"], 1), tmp_path / "g.json")
     (tmp_path / "b.json").write_text(json.dumps({"nodes": {"0": [0.5, 0.5]}}))
     G = load_graph(path)
     for bug in (ValueError, KeyError, TypeError, IndexError, nx.NetworkXError):
@@ -276,7 +275,7 @@ def test_any_parser_error_becomes_a_graph_file_error_naming_the_file(tmp_path, m
 def test_every_reader_is_size_capped(tmp_path, monkeypatch):
     import rainbowdp.io as rio
 
-    G = RainbowGraph.line(["a", "b"], 1)
+    G = builders.line(["a", "b"], 1)
     json_path = save_graph(G, tmp_path / "g.json")
     graphml = tmp_path / "g.graphml"
     h = nx.Graph()

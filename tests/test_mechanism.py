@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from scipy import stats
 
+from rainbowdp import builders
 from rainbowdp._verify.exact import irregular_rows
 from rainbowdp.exceptions import (
     InvalidGraphError,
@@ -47,7 +48,7 @@ def test_quantised_is_dyadic_and_keeps_zeros(M):
 
 def test_sampling_frequencies_match_quantised_distribution():
     # bits=4 makes the quantised distribution visibly different from the nominal one.
-    G = RainbowGraph.line([0, 1, 2], 1)
+    G = builders.line([0, 1, 2], 1)
     M = Mechanism(G, [[0.3, 0.3, 0.4], [0.1, 0.2, 0.7]])
     Q = M.quantised(4).probabilities[0]
     assert Q.tolist() == [5 / 16, 5 / 16, 6 / 16]
@@ -61,7 +62,7 @@ def test_sampling_frequencies_match_quantised_distribution():
 
 
 def test_secure_sampling_respects_support():
-    G = RainbowGraph.line(["a", "b", "c"], 1)
+    G = builders.line(["a", "b", "c"], 1)
     M = Mechanism(G, [[0.5, 0.5, 0.0], [0.0, 0.0, 1.0]])
     draws = M.sample(0, 2000)
     assert set(draws.tolist()) == {"a", "b"}  # 'c' has probability 0 and is never drawn
@@ -71,7 +72,7 @@ def test_secure_sampling_respects_support():
 def test_quantised_mechanism_can_lose_privacy_and_is_verifiable():
     # Nominal ratio 1.9 < 2 but at 3 bits both rows round to 1/8 vs 2/8 ... still <= 2;
     # a coarser grid can break it, which the verifier of the quantised mechanism reports.
-    G = RainbowGraph.line([0, 1], 1)
+    G = builders.line([0, 1], 1)
     M = Mechanism(G, [[0.19, 0.81], [0.1, 0.9]])
     assert verify(M, epsilon=np.log(2)).is_private
     Q = M.quantised(3)
@@ -81,7 +82,7 @@ def test_quantised_mechanism_can_lose_privacy_and_is_verifiable():
 
 
 def test_mapping_construction_and_errors():
-    G = RainbowGraph.line(["y", "n"], 1)
+    G = builders.line(["y", "n"], 1)
     M = Mechanism(G, {0: [0.6, 0.4], 1: [0.5, 0.5]})
     assert M.to_dict() == {0: [0.6, 0.4], 1: [0.5, 0.5]}
     with pytest.raises(InvalidMechanismError, match="node 1"):
@@ -110,7 +111,7 @@ def test_only_real_numbers_are_probabilities():
     from decimal import Decimal
     from fractions import Fraction
 
-    G = RainbowGraph.line(["y", "n"], 1)
+    G = builders.line(["y", "n"], 1)
     exact = [[0.75, 0.25], [0.5, 0.5]]
     for rows in (
         exact,
@@ -130,7 +131,7 @@ def test_only_real_numbers_are_probabilities():
 
 
 def test_the_mechanism_owns_its_numbers():
-    G = RainbowGraph.line(["y", "n"], 1)
+    G = builders.line(["y", "n"], 1)
     rows = np.array([[0.75, 0.25], [0.5, 0.5]])
     M = Mechanism(G, rows)
     rows[0] = [0.0, 1.0]
@@ -140,7 +141,7 @@ def test_the_mechanism_owns_its_numbers():
 
 
 def test_atol_bounds():
-    G = RainbowGraph.line(["y", "n"], 1)
+    G = builders.line(["y", "n"], 1)
     loose = [[0.5, 0.5005], [0.5, 0.5]]  # sums to 1.0005
     with pytest.raises(InvalidMechanismError, match=r"within 1e-09"):
         Mechanism(G, loose)
@@ -156,22 +157,22 @@ def test_atol_bounds():
 def test_sample_labels_beyond_int64_and_tuple_outputs():
     rng = np.random.default_rng(7)
     big = [2**70, -(2**64), 5]
-    G = RainbowGraph.line(big, 1)
+    G = builders.line(big, 1)
     M = Mechanism(G, [[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]])
     draws = M.sample(0, 400, rng=rng)
     assert draws.dtype == object and set(draws.tolist()) == set(big)
     assert M.sample(1) == 2**70 and type(M.sample(1)) is int
-    G64 = RainbowGraph.line([2**63 - 1, -(2**63)], 1)
+    G64 = builders.line([2**63 - 1, -(2**63)], 1)
     draws = Mechanism(G64, [[0.5, 0.5], [0.5, 0.5]]).sample(0, 50, rng=rng)
     assert draws.dtype == np.int64 and set(draws.tolist()) == {2**63 - 1, -(2**63)}
-    T = RainbowGraph.line([(0, 1), (1, 0)], 1)
+    T = builders.line([(0, 1), (1, 0)], 1)
     draws = Mechanism(T, [[0.5, 0.5], [0.0, 1.0]]).sample(0, 50, rng=rng)
     assert draws.shape == (50,) and set(draws.tolist()) == {(0, 1), (1, 0)}
     assert Mechanism(T, [[0.5, 0.5], [0.0, 1.0]]).sample(1) == (1, 0)
 
 
 def test_sample_size_is_checked_before_drawing(monkeypatch):
-    G = RainbowGraph.line(["a", "b"], 1)
+    G = builders.line(["a", "b"], 1)
     M = Mechanism(G, [[0.5, 0.5], [0.5, 0.5]])
 
     def no_draws(n):
@@ -190,7 +191,7 @@ def test_copies_are_read_only_and_carry_no_remembered_values():
     import copy
     import pickle
 
-    G = RainbowGraph.line(["a", "b"], 2)
+    G = builders.line(["a", "b"], 2)
     M = Mechanism(G, np.asfortranarray([[0.5, 0.5], [0.4, 0.6], [0.3, 0.7]]))
     assert M.probabilities.flags.c_contiguous and not M.probabilities.flags.writeable
     M._row_sum_max()
@@ -261,7 +262,7 @@ def test_verification_report_repr_html_and_per_edge_table():
     assert (df.loc[3, "u"], df.loc[3, "v"]) == (G.nodes[u], G.nodes[v])
     assert list(rep.to_pandas().columns) == ["edge", "delta", "violates"]
     with pytest.raises(ParameterError, match=r"with 9 edges, got a graph with 2 edges"):
-        rep.to_pandas(RainbowGraph.line(["a", "b"], 2))
+        rep.to_pandas(builders.line(["a", "b"], 2))
 
 
 def test_printed_delta_is_rounded_up():

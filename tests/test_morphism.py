@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import depth_first_order
 
+from rainbowdp import builders
 from rainbowdp.exceptions import InvalidMechanismError, InvalidMorphismError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
@@ -62,8 +63,8 @@ def test_accepts_exactly_the_morphisms(source, target, data):
 
 
 def test_error_messages_name_the_offending_item():
-    P3 = RainbowGraph.line(["a", "b"], 2)
-    P2 = RainbowGraph.line(["a", "b"], 1)
+    P3 = builders.line(["a", "b"], 2)
+    P2 = builders.line(["a", "b"], 1)
     with pytest.raises(InvalidMorphismError, match=r"no image for source node 2"):
         Morphism(P3, P2, {0: 0, 1: 1})
     with pytest.raises(InvalidMorphismError, match=r"names 7, which is not a node of the source"):
@@ -87,7 +88,7 @@ def test_error_messages_name_the_offending_item():
     with pytest.raises(TypeError, match=r"`mapping` must be a dict.*mapping=\[\[0\], \[1, 0\]\]"):
         Morphism(P3, P2, [[0], [1, 0]])
     # path 0-1-2-3 onto path 0-1-2 with 0->0, 1->1, 2->2, 3->0: the edge (2, 3) breaks it
-    P4 = RainbowGraph.line(["a", "b"], 3)
+    P4 = builders.line(["a", "b"], 3)
     with pytest.raises(
         InvalidMorphismError, match=r"source edge \(2, 3\) is sent to \(2, 0\), which are distinct"
     ):
@@ -95,8 +96,8 @@ def test_error_messages_name_the_offending_item():
 
 
 def test_collapsing_edges_is_allowed_and_call_gives_images():
-    C5 = RainbowGraph.cycle([("a", "b")] * 5)
-    point = RainbowGraph.line(["a", "b"], 0)
+    C5 = builders.cycle([("a", "b")] * 5)
+    point = builders.line(["a", "b"], 0)
     g = Morphism(C5, point, np.zeros(5, dtype=int))
     assert g(3) == 0 and g.is_rainbow_preserving()
     assert "Morphism(source=" in repr(g)
@@ -145,17 +146,17 @@ def test_pullback_reorders_columns_and_checks_its_argument():
     g1.nodes[0]["rainbow"] = ["x", "y"]
     g1.nodes[1]["rainbow"] = ["x", "y"]
     source = RainbowGraph(g1, outputs=["y", "x"])  # columns in the other order
-    target = RainbowGraph.line(["x", "y"], 1)
+    target = builders.line(["x", "y"], 1)
     g = Morphism(source, target, [1, 0])
     assert g.is_rainbow_preserving()
     m = Mechanism(target, [[0.9, 0.1], [0.6, 0.4]])
     assert g.pullback(m).probabilities.tolist() == [[0.4, 0.6], [0.1, 0.9]]
-    other = RainbowGraph.line(["x", "y"], 1)
+    other = builders.line(["x", "y"], 1)
     with pytest.raises(InvalidMechanismError, match=r"must live on the morphism's target"):
         g.pullback(Mechanism(other, [[0.9, 0.1], [0.6, 0.4]]))
     with pytest.raises(TypeError, match=r"`mechanism` must be a Mechanism, got mechanism=ndarray"):
         g.pullback(np.ones((2, 2)) / 2)
-    z = RainbowGraph.line(["x", "z"], 1)
+    z = builders.line(["x", "z"], 1)
     h = Morphism(source, z, [0, 1])
     assert not h.is_rainbow_preserving()
     with pytest.raises(InvalidMechanismError, match=r"must be the same set"):
@@ -163,10 +164,10 @@ def test_pullback_reorders_columns_and_checks_its_argument():
 
 
 def test_rainbow_preservation_detects_a_changed_rainbow():
-    G = RainbowGraph.cycle([("a", "b"), ("a", "b"), ("b", "a")])
-    L = RainbowGraph.line(["a", "b"], 1)
+    G = builders.cycle([("a", "b"), ("a", "b"), ("b", "a")])
+    L = builders.line(["a", "b"], 1)
     assert not Morphism(G, L, {0: 0, 1: 1, 2: 0}).is_rainbow_preserving()
-    H = RainbowGraph.cycle([("a", "b")] * 3)
+    H = builders.cycle([("a", "b")] * 3)
     assert Morphism(H, L, {0: 0, 1: 1, 2: 0}).is_rainbow_preserving()
 
 
@@ -230,7 +231,7 @@ def test_boundary_graph_matches_definition_8(G):
 
 
 def test_declared_boundary_and_line():
-    L = RainbowGraph.line(["a", "b", "c"], 4)
+    L = builders.line(["a", "b", "c"], 4)
     Gb, g = boundary_graph(L)
     assert Gb.nodes == [(("a", "b", "c"), i) for i in range(5)]
     assert g.index.tolist() == [0, 1, 2, 3, 4]

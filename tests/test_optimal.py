@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
-from rainbowdp import certify
+from rainbowdp import builders, certify
 from rainbowdp.exceptions import InvalidBoundaryError, NoOptimalMechanismError, NotPrivateError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
@@ -441,7 +441,7 @@ def test_closed_form_interpolates_and_rejects_bad_t():
 @given(p=st.integers(2, 5).flatmap(distributions), eps=epsilons, delta=deltas, n=st.integers(1, 12))
 def test_line_mechanism_is_optimal_on_the_line(p, eps, delta, n):
     rb = tuple(range(p.shape[0]))
-    G = RainbowGraph.line(rb, n)
+    G = builders.line(rb, n)
     rows = line_mechanism(p, n, eps, delta)
     assert verify(Mechanism(G, rows), epsilon=eps, delta=delta).is_private
     M = optimal_mechanism(G, epsilon=eps, delta=delta, boundary={rb: p})
@@ -524,7 +524,7 @@ def test_binary_and_ternary_cycles():
     for q in (2, 3):
         outs = tuple(range(q))
         other = tuple(reversed(outs))
-        G = RainbowGraph.cycle([outs] * 6 + [other] * 3)
+        G = builders.cycle([outs] * 6 + [other] * 3)
         u = np.full(q, 1.0 / q)
         M = optimal_mechanism(G, epsilon=0.5, delta=0.01, boundary={outs: u, other: u})
         assert verify(M, epsilon=0.5, delta=0.01).is_private
@@ -534,7 +534,7 @@ def test_binary_and_ternary_cycles():
 
 
 def test_node_wise_homogeneous_boundary_equals_rainbow_wise():
-    G = RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
+    G = builders.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
     rows = {(1, 2, 3): [0.3, 0.3, 0.4], (1, 3, 2): [0.3, 0.3, 0.4]}
     by_node = {0: rows[(1, 2, 3)], 3: rows[(1, 2, 3)], 4: rows[(1, 3, 2)]}
     a = optimal_mechanism(G, epsilon=math.log(2), boundary=rows)
@@ -543,7 +543,7 @@ def test_node_wise_homogeneous_boundary_equals_rainbow_wise():
 
 
 def test_paper_variant_fails_reverification_for_positive_delta():
-    G = RainbowGraph.line((1, 2, 3, 4, 5), 40)
+    G = builders.line((1, 2, 3, 4, 5), 40)
     with pytest.raises(NotPrivateError, match=r"not \(0\.182322, 0\.001\)-DP.*errata"):
         optimal_mechanism(
             G, epsilon=EPS_12, delta=1e-3, boundary={(1, 2, 3, 4, 5): M_PRINTED}, variant="paper"
@@ -561,7 +561,7 @@ EX1_D5 = [0.3, 0.1, 0.6]  # not given in the paper; any row close to M(d1) and M
 
 
 def _example1(d2, d3) -> Mechanism:
-    G = RainbowGraph.cycle(EX1_RAINBOWS)
+    G = builders.cycle(EX1_RAINBOWS)
     return Mechanism(G, [EX1_D1, d2, d3, EX1_D4, EX1_D5])
 
 
@@ -650,7 +650,7 @@ def test_bad_parameters():
 
 
 def test_result_is_a_pullback_from_the_boundary_graph():
-    G = RainbowGraph.cycle([(1, 2, 3)] * 5 + [(2, 1, 3)] * 4)
+    G = builders.cycle([(1, 2, 3)] * 5 + [(2, 1, 3)] * 4)
     rows = {(1, 2, 3): [0.3, 0.3, 0.4], (2, 1, 3): [0.3, 0.35, 0.35]}
     M = optimal_mechanism(G, epsilon=0.4, delta=0.02, boundary=rows)
     Gb, g = boundary_graph(G)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rainbowdp import builders
 from rainbowdp.exceptions import InvalidMechanismError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
@@ -141,22 +142,22 @@ def test_tolerance() -> None:
 
 def test_mechanism_dominates_graph_identity_and_structure() -> None:
     rainbows = [("a", "b"), ("a", "b"), ("b", "a")]
-    g1, g2 = RainbowGraph.cycle(rainbows), RainbowGraph.cycle(rainbows)
+    g1, g2 = builders.cycle(rainbows), builders.cycle(rainbows)
     m1 = Mechanism.from_rainbow_order(g1, [[0.8, 0.2]] * 3)
     m2 = Mechanism.from_rainbow_order(g2, [[0.6, 0.4]] * 3)
     assert mechanism_dominates(m1, m2) and not mechanism_dominates(m2, m1)  # equal structure
-    g3 = RainbowGraph.cycle([("a", "b"), ("b", "a"), ("b", "a")])
+    g3 = builders.cycle([("a", "b"), ("b", "a"), ("b", "a")])
     m3 = Mechanism.from_rainbow_order(g3, [[0.6, 0.4]] * 3)
     with pytest.raises(InvalidMechanismError, match=r"`m1` and `m2` must live on the same"):
         mechanism_dominates(m1, m3)
     with pytest.raises(ValueError, match="same rainbow graph"):
-        mechanism_dominates(m1, Mechanism(RainbowGraph.line(["a", "b"], 2), [[0.5, 0.5]] * 3))
+        mechanism_dominates(m1, Mechanism(builders.line(["a", "b"], 2), [[0.5, 0.5]] * 3))
     with pytest.raises(TypeError, match=r"`m2` must be a Mechanism, got m2=list"):
         mechanism_dominates(m1, [[0.5, 0.5]] * 3)  # type: ignore[arg-type]
 
 
 def test_bad_inputs() -> None:
-    g = RainbowGraph.line(["a", "b", "c"], 1)
+    g = builders.line(["a", "b", "c"], 1)
     m = Mechanism(g, [[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]])
     with pytest.raises(ValueError, match=r"same shape, got \(2,\) and \(3,\)"):
         dominates([1, 0], [1, 0, 0])

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rainbowdp import certify
+from rainbowdp import builders, certify
 from rainbowdp.boundary import PERMUTED_RULE
 from rainbowdp.bundled import graphs_dir
 from rainbowdp.cli import main
@@ -33,7 +33,7 @@ from rainbowdp.optimal import homogeneous_boundary, optimal_mechanism
 
 from .strategies import rainbow_graphs
 
-THREE = RainbowGraph.cycle([("blue", "red", "green")] * 4 + [("red", "green", "blue")] * 3)
+THREE = builders.cycle([("blue", "red", "green")] * 4 + [("red", "green", "blue")] * 3)
 #: Gu et al., Section 5.3 (last entry 1 minus the others) and Example 1: boundary rows with
 #: their largest mass on the least preferred output.
 GU_53 = [0.0005, 0.0081, 0.1364, 0.2727, 0.5823]
@@ -188,7 +188,7 @@ def test_the_same_boundary_in_both_orders_gives_the_same_mechanism(G, eps, delta
 
 def test_node_wise_rows_in_rainbow_order_follow_each_nodes_rainbow():
     # Gu et al., Example 1 graph: d5 (node 4) prefers 1 > 3 > 2
-    G = RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
+    G = builders.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
     eps = math.log(2)
     by_rainbow = {(1, 2, 3): EX1_D4, (1, 3, 2): [0.3, 0.6, 0.1]}  # rainbow order
     by_node = {0: EX1_D4, 3: EX1_D4, 4: [0.3, 0.6, 0.1]}

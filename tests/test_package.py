@@ -7,18 +7,24 @@ import sys
 
 
 def test_import_loads_neither_pulp_nor_matplotlib():
-    # Verification needs neither; the designers load PuLP (and a solver) on first use.
+    # Verification needs neither; the designers load a solver when they solve, the plots
+    # matplotlib when they draw.
     code = (
         "import sys, rainbowdp as rdp\n"
-        "print(sorted(m for m in ('pulp', 'highspy', 'matplotlib') if m in sys.modules))\n"
-        "rdp.design.lp\n"
+        "heavy = ('pulp', 'highspy', 'matplotlib')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+        "rdp.design.lp, rdp.design.FORMULATIONS['lp'], rdp.noise.modulo, rdp.cellkey.audit\n"
+        "rdp.plot.draw_rainbow_graph\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+        "rdp.design.lp(rdp.builders.line([0, 1], 1), epsilon=1.0, solver='cbc')\n"
         "print('pulp' in sys.modules)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split("\n")
     assert out[0] == "[]"
-    assert out[1] == "True"
+    assert out[1] == "[]"
+    assert out[2] == "True"
 
 
 def test_parameter_errors_are_exported_and_typed():
@@ -43,7 +49,7 @@ def test_public_functions_are_not_shadowed_by_modules():
 def test_files_and_drawings_are_reachable_from_the_package(tmp_path):
     import rainbowdp as rdp
 
-    G = rdp.RainbowGraph.line(["a", "b"], 1)
+    G = rdp.builders.line(["a", "b"], 1)
     M = rdp.Mechanism(G, [[0.6, 0.4], [0.4, 0.6]])
     rdp.save_graph(G, tmp_path / "g.json", mechanism=M)
     H = rdp.load_graph(tmp_path / "g.json")
@@ -80,3 +86,19 @@ def test_demo_runs_without_any_optional_package(tmp_path):
     assert proc.stdout.rstrip().endswith("0 []"), proc.stdout[-500:]
     assert "as expected" in proc.stdout  # the verdict table of the bundled graphs
     assert list((tmp_path / "out").glob("*.png")), "the demo drew no figure"
+
+
+def test_package_data_patterns_name_files_that_exist():
+    # Every pattern of [tool.setuptools.package-data] must match a file of the package: a
+    # pattern naming a missing folder ships nothing and hides the mistake.
+    import tomllib
+    from pathlib import Path
+
+    import rainbowdp
+
+    root = Path(rainbowdp.__file__).parent
+    config = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["rainbowdp"]
+    assert patterns
+    for pattern in patterns:
+        assert list(root.glob(pattern)), pattern

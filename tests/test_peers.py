@@ -229,6 +229,3 @@ def test_bad_input_names_the_parameter(call, error, needle):
     with pytest.raises(error, match=re.escape(needle)):
         call()
 
-
-def test_discrete_gaussian_delta_is_kept_as_the_old_name():
-    assert pr.discrete_gaussian_delta is pr.discrete_gaussian_dp_delta

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_rgba, to_rgba_array
 
+from rainbowdp import builders
 from rainbowdp.bundled import examples
 from rainbowdp.exceptions import ParameterError, ParameterTypeError
 from rainbowdp.graph import RainbowGraph
@@ -176,7 +177,7 @@ def test_rainbow_label_truncates_long_orders():
 
 
 def test_many_classes_are_summarised_in_the_legend():
-    G = RainbowGraph.count_path(30)  # every node its own rainbow
+    G = builders.count_path(30)  # every node its own rainbow
     fig = draw_rainbow_graph(G)
     texts = _legend_texts(fig)
     assert texts[1] == "0 > 1 > 2 > … (31 outputs) · 1 node"
@@ -219,7 +220,7 @@ def test_rainbow_rings_show_each_order_outermost_first():
 
 
 def test_long_orders_get_a_grey_ring_for_the_rest():
-    G = RainbowGraph.count_path(10)
+    G = builders.count_path(10)
     fig = draw_rainbow_graph(G, rainbows=True)
     faces = _collection(fig, "rainbows").get_facecolors()
     assert faces.shape[0] == 8 * G.n_nodes
@@ -274,10 +275,10 @@ def test_labels_from_a_mapping_and_none_by_default():
 
 # ---------------------------------------------------------------------- layouts and sizes
 def test_auto_layout_puts_a_path_on_a_line_and_a_cycle_on_a_circle():
-    G = RainbowGraph.line(["a", "b"], 9)
+    G = builders.line(["a", "b"], 9)
     centres, _ = _disks(draw_rainbow_graph(G))
     assert np.ptp(centres[:, 1]) < 1e-9 and np.allclose(np.diff(centres[:, 0]), 1.0)
-    C = RainbowGraph.cycle([("a", "b")] * 7 + [("b", "a")] * 3)
+    C = builders.cycle([("a", "b")] * 7 + [("b", "a")] * 3)
     centres, _ = _disks(draw_rainbow_graph(C))
     dist = np.linalg.norm(centres - centres.mean(axis=0), axis=1)
     assert np.allclose(dist, dist[0])
@@ -286,7 +287,7 @@ def test_auto_layout_puts_a_path_on_a_line_and_a_cycle_on_a_circle():
 
 
 def test_long_path_is_a_serpentine_with_unit_steps():
-    G = RainbowGraph.count_path(99, outputs=[0, 1])  # 100 nodes on a path, large mode
+    G = builders.count_path(99, outputs=[0, 1])  # 100 nodes on a path, large mode
     fig = draw_rainbow_graph(G, mode="large")
     xy = _collection(fig, "rainbow-classes").get_offsets()
     steps = np.linalg.norm(np.diff(xy, axis=0), axis=1)
@@ -486,12 +487,12 @@ def test_bad_arguments_name_the_parameter():
         draw_rainbow_graph(G, pos=np.array([[0, 0], [np.nan, 1], [2, 0], [3, 0], [4, 0]]))
     with pytest.raises(ParameterError, match=r"`pos` has no position for node 'd5'"):
         draw_rainbow_graph(G, pos={d: (0.0, 1.0) for d in ["d1", "d2", "d3", "d4"]})
-    big = RainbowGraph.count_path(2500, outputs=[0, 1])
+    big = builders.count_path(2500, outputs=[0, 1])
     with pytest.raises(ParameterError, match=r"`mode` 'glyphs' draws at most 2000 nodes"):
         draw_rainbow_graph(big, mode="glyphs")
     with pytest.raises(ParameterError, match=r"`labels` True would draw 2501 labels"):
         draw_rainbow_graph(big, labels=True)
-    huge = RainbowGraph.count_path(6000, outputs=[0, 1])
+    huge = builders.count_path(6000, outputs=[0, 1])
     with pytest.raises(ParameterError, match=r"`layout` 'spring' \(networkx\) is too slow"):
         draw_rainbow_graph(huge, layout="spring")
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rainbowdp._verify.kernels as _kernels
-from rainbowdp import exp_bounds
+from rainbowdp import builders, exp_bounds
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 from rainbowdp.privacy import (
@@ -148,7 +148,7 @@ def test_randomized_response_closed_form():
     # Binary randomized response with truth probability e^eps / (1 + e^eps) is exactly eps-DP.
     eps = 1.3
     t = math.exp(eps) / (1 + math.exp(eps))
-    G = RainbowGraph.cycle([("a", "b"), ("b", "a"), ("a", "b"), ("b", "a")])
+    G = builders.cycle([("a", "b"), ("b", "a"), ("a", "b"), ("b", "a")])
     M = Mechanism.from_rainbow_order(G, [[t, 1 - t]] * 4)
     assert epsilon_for_delta(M, 0.0) == pytest.approx(eps, abs=1e-12)
     assert verify(M, epsilon=eps).is_private
@@ -158,7 +158,7 @@ def test_randomized_response_closed_form():
 
 
 def test_infinite_epsilon_when_support_differs():
-    G = RainbowGraph.line(["a", "b"], 1)
+    G = builders.line(["a", "b"], 1)
     M = Mechanism(G, [[0.9, 0.1], [1.0, 0.0]])
     assert math.isinf(epsilon_for_delta(M, 0.05))
     assert epsilon_for_delta(M, 0.1) == 0.0  # TV distance is 0.1
@@ -173,7 +173,7 @@ def test_pairwise_helpers():
 
 
 def test_report_string_names_edge_and_event():
-    G = RainbowGraph.line(["yes", "no"], 1)
+    G = builders.line(["yes", "no"], 1)
     rep = verify(Mechanism(G, [[0.9, 0.1], [0.1, 0.9]]), epsilon=1.0)
     text = str(rep)
     assert "NOT private" in text and "0 -> 1" in text and "'yes'" in text
@@ -192,7 +192,7 @@ def test_graph_without_edges_is_private(eps, delta):
 
 
 def test_epsilon_for_delta_takes_an_array_of_deltas():
-    G = RainbowGraph.line(["yes", "no", "maybe"], 3)
+    G = builders.line(["yes", "no", "maybe"], 3)
     M = Mechanism(G, [[0.6, 0.3, 0.1], [0.5, 0.3, 0.2], [0.3, 0.4, 0.3], [0.1, 0.5, 0.4]])
     ds = [0.0, 1e-3, 0.05, 0.2, 1.0]
     out = epsilon_for_delta(M, np.array(ds))

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_rgba
 
+from rainbowdp import builders
 from rainbowdp.exceptions import ParameterError
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
@@ -97,7 +98,7 @@ def test_output_colors_uses_colour_names_else_a_palette():
 def test_draw_rainbow_graph_with_mechanism():
     from matplotlib.collections import PatchCollection
 
-    G = RainbowGraph.cycle([("blue", "red", "green")] * 5 + [("red", "green", "blue")] * 3)
+    G = builders.cycle([("blue", "red", "green")] * 5 + [("red", "green", "blue")] * 3)
     rows = {c: [1 / 3] * 3 for c in G.rainbows}
     M = optimal_mechanism(G, epsilon=0.5, boundary=rows)
     fig = draw_rainbow_graph(G, M, layout="circular")
@@ -135,8 +136,8 @@ def test_draw_rainbow_graph_copes_with_hundreds_of_nodes():
 
 
 def test_draw_rainbow_graph_errors():
-    G = RainbowGraph.line(["a", "b"], 3)
-    H = RainbowGraph.line(["a", "b"], 3)
+    G = builders.line(["a", "b"], 3)
+    H = builders.line(["a", "b"], 3)
     M = Mechanism(H, np.full((4, 2), 0.5))
     with pytest.raises(ValueError, match=r"`mechanism` must live on `G`"):
         draw_rainbow_graph(G, M)

@@ -267,7 +267,7 @@ def test_figs4_and_5_accept_a_grid() -> None:
     assert f4.findings["KEYSIZE=2^16"]["support_lost_from_epsilon"] == 1.8
     f5 = r.abs_figure5(epsilons=[0.5])
     g = guide_gamma(0.5, SECTION43_D)
-    assert f5.panels[0].x[0] == tb.delta(0.5, g, SECTION43_D)
+    assert f5.panels[0].x[0] == tb.dp_delta(0.5, g, SECTION43_D)
     ps = post_sampling(quantised_cdf(tb.pmf(g, SECTION43_D), 2**16), 2**16)
     assert f5.series("KEYSIZE = 2^16: delta^Q")[0] == ps.delta
 
@@ -286,7 +286,7 @@ def test_optimal_comparison(D: int, V: float, epsilons: list) -> None:
     assert np.all(used <= V + 1e-9)
     g = tb.gamma_for_variance(V, D)
     for k, e in enumerate(epsilons):
-        assert maxent[k] == tb.delta(e, g, D)
+        assert maxent[k] == tb.dp_delta(e, g, D)
         res = optimal_noise(e, D=D, variance=V)
         assert opt[k] == res.delta and used[k] == res.variance
     ratios = maxent / opt
@@ -324,7 +324,7 @@ def test_fig2a_gaps_of_erratum_28() -> None:
     for D, lower, at, above in ((11, 0.265, 1.25, 0.007), (15, 0.332, 0.85, 0.011)):
         s = f.panels[0].series
         best = np.asarray(s[f"D = {D}: best over the gamma grid"])
-        curve = np.array([float(tb.delta(float(e), float(e) / (2 * D - 1), D)) for e in x])
+        curve = np.array([float(tb.dp_delta(float(e), float(e) / (2 * D - 1), D)) for e in x])
         np.testing.assert_allclose(s[f"D = {D}: (2.27), gamma -> eps/(2D-1)"], curve, rtol=1e-12)
         ratio = best / curve
         assert abs((1 - ratio.min()) - lower) <= 5e-4 and x[ratio.argmin()] == pytest.approx(at)

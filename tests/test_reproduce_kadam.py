@@ -89,7 +89,7 @@ def test_fig6_unclamped_closed_forms_against_a_wide_window():
             np.maximum(geo_p - x * geo_q, 0).sum(), abs=1e-12
         )
     assert f.series("discrete Gaussian, unclamped", 1)[2] == pytest.approx(
-        DiscreteGaussian(sigma=math.sqrt(3.38)).delta_at(0.37)
+        DiscreteGaussian(sigma=math.sqrt(3.38)).dp_delta(0.37)
     )
 
 

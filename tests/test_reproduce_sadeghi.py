@@ -300,7 +300,7 @@ def test_fig4_discrete_gaussian_delta(fig4):
         assert fig4.series(DG)[i] == pytest.approx(direct, rel=1e-9, abs=1e-15)
         m = r.dg_sigma_for_variance(float(s2[i]))
         assert fig4.series(DG_MATCHED)[i] == pytest.approx(
-            DiscreteGaussian(sigma=m).delta_at(float(eps[i]))
+            DiscreteGaussian(sigma=m).dp_delta(float(eps[i]))
         )
     ax = fig4.figure.axes[0]
     assert ax.get_yscale() == "log" and len(ax.lines) == 5

@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 
 import rainbowdp
+from rainbowdp import builders
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.mechanism import Mechanism
 
@@ -743,7 +744,7 @@ def test_oracle_hockey_stick_is_the_sup_over_events():
 
 # ---------------------------------------------------------------------- regressions
 def _line(rows: list[list[float]]) -> Mechanism:
-    G = RainbowGraph.line([f"o{i}" for i in range(len(rows[0]))], len(rows) - 1)
+    G = builders.line([f"o{i}" for i in range(len(rows[0]))], len(rows) - 1)
     return Mechanism(G, rows)
 
 
@@ -815,7 +816,7 @@ def test_regression_epsilon_for_delta_is_tight_under_cancellation(rows, delta, x
 
 
 def test_regression_milp_delta_zero_has_zero_exact_leakage():
-    G = RainbowGraph.cycle([("a", "b")] + [("b", "a")] * 2)
+    G = builders.cycle([("a", "b")] + [("b", "a")] * 2)
     res = rainbowdp.design.milp(G, epsilon=LN3, delta=0.0)
     rows = scaled_rows(res.mechanism.probabilities.tolist())
     # every output counted as leaking unless provably P_a(v) <= e^ε P_b(v)
@@ -829,7 +830,7 @@ def _clamped_geometric(N: int, eps: float) -> Mechanism:
     P_n(N) = α^(N - n)/(1 + α), α = e^-ε: exactly ε-DP in real arithmetic, with every ratio of
     neighbouring rows *equal* to e^±ε or 1, so the float rows sit on the threshold.
     """
-    G = RainbowGraph.count_path(N)
+    G = builders.count_path(N)
     a = math.exp(-eps)
     rows = []
     for n in range(N + 1):
@@ -899,7 +900,7 @@ def test_verify_witness_excludes_exact_ties():
 @pytest.mark.parametrize("eps", [0.3, LN2, 1.0, 5.0, 40.0])
 def test_certify_float_error_includes_the_exp_interval_term(eps):
     rng = np.random.default_rng(3)
-    G = RainbowGraph.line(["a", "b", "c"], 3)
+    G = builders.line(["a", "b", "c"], 3)
     M = Mechanism(G, rng.dirichlet(np.ones(3), size=4))
     cert = rainbowdp.certify(M, epsilon=eps, delta=0.01)
     rows = scaled_rows(M.probabilities.tolist())
@@ -1027,7 +1028,7 @@ def test_optimal_mechanisms_certify_private(n: int):
 def test_regression_milp_tiny_epsilon_with_a_fixed_row_is_feasible(eps):
     # The constant mechanism is (eps, delta)-PDP (Kadam et al., Definition 2); a margin against
     # the fixed row used to exclude even equal rows when e^eps - 1 is below it.
-    G = RainbowGraph.line(["a", "b"], 1)
+    G = builders.line(["a", "b"], 1)
     M = rainbowdp.design.milp(G, epsilon=eps, delta=0.01, fixed={0: [0.5, 0.5]}).mechanism
     assert rainbowdp.certify(M, epsilon=eps, delta=0.01).verdict == "private"
     assert rainbowdp.pdp_delta(M, eps) <= 0.01
@@ -1037,7 +1038,7 @@ def test_regression_milp_tiny_epsilon_with_a_fixed_row_is_feasible(eps):
 def test_regression_lp_keeps_a_fixed_row_that_does_not_sum_to_one_exactly(eps, delta):
     # The fixed row sums to 1 - 2^-53: copying it to every node is exactly private; a repair that
     # renormalised it (or the free rows) moved them by an ulp and could not be proved.
-    G = RainbowGraph.line(["a", "b"], 2)
+    G = builders.line(["a", "b"], 2)
     row = [0.5387270384845463, 0.4612729615154536]
     M = rainbowdp.design.lp(G, epsilon=eps, delta=delta, fixed={0: row}).mechanism
     assert rainbowdp.certify(M, epsilon=eps, delta=delta).verdict == "private"
@@ -1053,7 +1054,7 @@ def test_regression_epsilon_for_delta_tight_when_many_edges_have_a_flat_slope():
     b = np.full(q, (1 - 2.0**-40) / (q - 1))
     b[0] = 2.0**-40
     rows = np.array([a if i % 2 == 0 else b for i in range(n)])
-    M = Mechanism(RainbowGraph.line(list(range(q)), n - 1), rows)
+    M = Mechanism(builders.line(list(range(q)), n - 1), rows)
     d = 0.5 - 1000 * 2.0**-40
     eps = rainbowdp.epsilon_for_delta(M, d)
     exact = math.log((Fraction(a[0]) - Fraction(d)) / Fraction(b[0]))  # Gu et al., Definition 2

@@ -130,8 +130,8 @@ class Certificate:
 
         Examples
         --------
-        >>> from rainbowdp.graph import RainbowGraph
-        >>> M = Mechanism(RainbowGraph.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
+        >>> from rainbowdp import builders
+        >>> M = Mechanism(builders.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
         >>> d = certify(M, epsilon=1.0, delta=0.1).to_dict()
         >>> d["verdict"], d["delta_lower"] <= d["delta_upper"], d["worst_edge"]
         ('private', True, [0, 1])
@@ -274,8 +274,8 @@ def certify(
 
     Examples
     --------
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 1)
     >>> M = Mechanism(G, [[0.75, 0.25], [0.25, 0.75]])
     >>> certify(M, epsilon=math.log(3.5)).verdict
     <Verdict.PRIVATE: 'private'>

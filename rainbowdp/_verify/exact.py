@@ -67,7 +67,6 @@ __all__ = [
     "int_rows",
     "pair_epsilon_exact",
     "pdp_delta_upper",
-    "pdp_leakage_upper",
     "unproven",
 ]
 
@@ -635,9 +634,6 @@ def pdp_delta_upper(p: np.ndarray, a: np.ndarray, b: np.ndarray, enc: ExpEnclosu
     vals = int_rows(np.where(leaks[band], p[a[band]], 0.0))
     best = max(int(s) for s in vals.sum(axis=1))
     return float_at_least(Fraction(best, 1 << P_SHIFT))
-
-
-pdp_leakage_upper = pdp_delta_upper  # old name, kept as an alias
 
 
 def pair_epsilon_exact(a: list[int], b: list[int], delta: Fraction) -> Fraction | None:

@@ -85,7 +85,6 @@ The package holds one module per command group (``demo``, ``verify``, ``design``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..exceptions import RainbowDPError
 from . import cellkey, demo, design, families, plot, profile, reproduce, verify
@@ -172,11 +171,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     flush_stdout()
     return code
-
-
-def __getattr__(name: str) -> Any:
-    if name == "REPRODUCIBLE_NAMES":  # old name, kept as an alias: the names of TARGETS
-        from ..reproduce import TARGETS
-
-        return tuple(TARGETS)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,8 +22,6 @@ import math
 import os
 import sys
 import textwrap
-import types
-import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -388,52 +386,25 @@ class FamilyParameter:
         return self.default is REQUIRED
 
 
-def _settable(annotation: Any) -> tuple[type | None, tuple[str, ...] | None]:
-    """The command-line type and choices of a declared type: int, float, str, a ``Literal``
-    of strings, or one of them or None; ``(None, None)`` for anything else."""
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType) and len(args) == 1:
-        return _settable(args[0])
-    if origin is typing.Literal and all(isinstance(a, str) for a in args):
-        return str, tuple(args)
-    if annotation in (int, float, str):
-        return annotation, None
-    return None, None
-
-
 def family_parameters(cls: type) -> tuple[FamilyParameter, ...]:
     """The parameters of a registered noise family (a class of :data:`rainbowdp.noise.FAMILIES`),
     in the order of its constructor.
 
-    This is the one place that reads a family's parameters: the family's declarations
-    (``cls.parameters``, :class:`rainbowdp.noise.Parameter`) where it has them, else the fields
-    of its dataclass (their resolved type hints and defaults).
+    This is the one place that reads a family's parameters: its declarations
+    (``cls.parameters``, :class:`rainbowdp.noise.Parameter`; every registered family declares
+    them). A set of integers or a callable is not offered on the command line.
     """
-    declared = getattr(cls, "parameters", ())
-    if declared:
-        kinds: dict[str, type] = {"real": float, "integer": int, "choice": str}
-        return tuple(
-            FamilyParameter(
-                p.name,
-                kinds.get(p.kind),  # a set of integers or a callable: not offered
-                REQUIRED if p.required else p.default,
-                tuple(p.choices) if p.kind == "choice" else None,
-                p.doc,
-            )
-            for p in declared
+    kinds: dict[str, type] = {"real": float, "integer": int, "choice": str}
+    return tuple(
+        FamilyParameter(
+            p.name,
+            kinds.get(p.kind),
+            REQUIRED if p.required else p.default,
+            tuple(p.choices) if p.kind == "choice" else None,
+            p.doc,
         )
-    hints = typing.get_type_hints(cls)
-    out = []
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            continue
-        tp, choices = _settable(hints.get(f.name))
-        default = f.default
-        if default is dataclasses.MISSING and f.default_factory is not dataclasses.MISSING:
-            default = f.default_factory()
-        out.append(FamilyParameter(f.name, tp, default, choices))
-    return tuple(out)
+        for p in cls.parameters
+    )
 
 
 def family_options(

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._constraints import RowConstraint, answer_probability, loss_cap, support, zero_bias
-    from ._kadam import kadam13_fixed_leaks, kadam13_printed, kadam15_min_delta
+    from ._kadam import PRINTED_MARGIN, kadam13_fixed_leaks, kadam13_printed, kadam15_min_delta
     from ._lp import lp
     from ._milp import milp
     from ._min_delta import min_delta
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMULATIONS",
+    "PRINTED_MARGIN",
     "SAFETY_MARGIN",
     "UTILITY_NAMES",
     "DesignResult",
@@ -76,6 +77,7 @@ _HOME = {
     "loss_cap": "_constraints",
     "support": "_constraints",
     "zero_bias": "_constraints",
+    "PRINTED_MARGIN": "_kadam",
     "kadam13_fixed_leaks": "_kadam",
     "kadam13_printed": "_kadam",
     "kadam15_min_delta": "_kadam",

@@ -42,10 +42,9 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pulp
 
 from .._validation import check_delta, check_epsilon, real_array
 from .._verify.repair import find_mixing
@@ -58,12 +57,15 @@ from ._model import EPS_MODEL_MAX, SAFETY_MARGIN, all_pairs, safety_margin
 from ._result import DesignResult
 from ._tying import check_tied
 
-__all__ = ["kadam13_fixed_leaks", "kadam13_printed", "kadam15_min_delta"]
+if TYPE_CHECKING:
+    import pulp
+
+__all__ = ["PRINTED_MARGIN", "kadam13_fixed_leaks", "kadam13_printed", "kadam15_min_delta"]
 
 #: Default margin of the non-leaking ratios of the printed MILP:
 #: :math:`f(\eta) \le e^\epsilon f(\eta') - m` (as the general designer's, so that ties of the
 #: solver's float point do not count as leaks).
-MARGIN = 1e-7
+PRINTED_MARGIN = 1e-7
 
 
 # ---------------------------------------------------------------------------------- the instance
@@ -140,6 +142,8 @@ class _Printed:
 
 def _printed_model(inst: Instance, dlt: float, margin: float, rho_max: float | None) -> _Printed:
     r"""MILP (13) as printed (or (15) with ``rho_max``), rows (13b)–(13g) and a valid cut."""
+    import pulp
+
     size, rho = inst.size, inst.rho
     x = math.exp(min(inst.eps, EPS_MODEL_MAX))
     budget = dlt - min(dlt / 2, margin)
@@ -325,7 +329,7 @@ def kadam13_printed(
     delta: float,
     tied: Any,
     distortion: Any,
-    margin: float = MARGIN,
+    margin: float = PRINTED_MARGIN,
     solver: Any = None,
     time_limit: float | None = None,
 ) -> DesignResult:
@@ -440,7 +444,7 @@ def kadam15_min_delta(
     tied: Any,
     distortion: Any,
     max_distortion: float,
-    margin: float = MARGIN,
+    margin: float = PRINTED_MARGIN,
     solver: Any = None,
     time_limit: float | None = None,
 ) -> DesignResult:

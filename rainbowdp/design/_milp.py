@@ -80,13 +80,12 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
-import pulp
 
 from .._validation import check_nonnegative_float
-from .._verify.exact import compare_exp, enclose_exp, pdp_leakage_upper
+from .._verify.exact import compare_exp, enclose_exp, pdp_delta_upper
 from .._verify.repair import repair
 from ..exceptions import (
     InfeasibleDesignError,
@@ -123,6 +122,9 @@ from ._problem import check_problem
 from ._result import DesignResult
 from ._tying import Blocks, Columns, check_tied, node_orbits, pair_blocks, split
 from ._warm_start import Rows, warm_start
+
+if TYPE_CHECKING:
+    import pulp
 
 __all__ = ["ALIASES", "FORMULATIONS", "milp"]
 
@@ -268,9 +270,9 @@ def milp(
     Examples
     --------
     >>> import math
-    >>> from rainbowdp.graph import RainbowGraph
+    >>> from rainbowdp import builders
     >>> from rainbowdp.privacy import pdp_delta
-    >>> G = RainbowGraph.line(["yes", "no"], 1)
+    >>> G = builders.line(["yes", "no"], 1)
     >>> res = milp(G, epsilon=math.log(2), delta=0.1, fixed={0: [0.2, 0.8]})
     >>> res.mechanism.row(1).round(6).tolist()  # a leak of P(yes) > 0.4 would cost > delta
     [0.4, 0.6]
@@ -343,7 +345,7 @@ def _check_fixed_pairs(prob: Problem, dlt: float) -> None:
     _, no_leak = compare_exp(A, B, enclose_exp(eps))
     leak = np.where(no_leak, 0.0, A).sum(axis=1)
     worst = int(np.argmax(leak))
-    if pdp_leakage_upper(fixed_values, fa, fb, enclose_exp(eps)) > dlt:
+    if pdp_delta_upper(fixed_values, fa, fb, enclose_exp(eps)) > dlt:
         u, w = prob.G.nodes[int(fa[worst])], prob.G.nodes[int(fb[worst])]
         raise InfeasibleDesignError(
             f"the fixed rows of neighbours {u!r} -> {w!r} leak {leak[worst]:.6g} > "

@@ -37,10 +37,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pulp
 
 from .._validation import check_epsilon
 from ..exceptions import ParameterError, SolverError
@@ -67,6 +66,9 @@ from ._model import (
 from ._problem import check_bounds, check_fixed, check_flag
 from ._result import DesignResult
 from ._tying import check_tied, pair_blocks
+
+if TYPE_CHECKING:
+    import pulp
 
 __all__ = ["EVENTS", "min_delta"]
 
@@ -129,8 +131,8 @@ def min_delta(
     compromise, with δ = 0.3 against both ends (for single outputs as for all events).
 
     >>> import math
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 2)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 2)
     >>> res = min_delta(G, epsilon=math.log(2), fixed={0: [0.1, 0.9], 2: [0.9, 0.1]})
     >>> round(res.objective, 6), res.method, res.formulation
     (0.3, 'min_delta', 'all')

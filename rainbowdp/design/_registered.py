@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import builders
 from ..builders import circulant
 from ..exceptions import InfeasibleDesignError
 from ..graph import RainbowGraph
@@ -170,7 +171,7 @@ def _circulant_example(n: int, shifts: list[int]) -> tuple[RainbowGraph, np.ndar
 
 
 def _lp_example() -> dict[str, Any]:
-    G = RainbowGraph.cycle([("a", "b")] * 4 + [("b", "a")])
+    G = builders.cycle([("a", "b")] * 4 + [("b", "a")])
     half = [0.5, 0.5]
     return {"G": G, "epsilon": math.log(2), "delta": 0.0, "fixed": {0: half, 3: half, 4: half}}
 
@@ -196,7 +197,7 @@ def _milp_check(result: DesignResult, *, per_node: bool = False, **p: Any) -> bo
 
 
 def _min_delta_example() -> dict[str, Any]:
-    G = RainbowGraph.line(["yes", "no"], 2)
+    G = builders.line(["yes", "no"], 2)
     return {"G": G, "epsilon": math.log(2), "fixed": {0: [0.1, 0.9], 2: [0.9, 0.1]}}
 
 

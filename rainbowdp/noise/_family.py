@@ -45,8 +45,12 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
+from .._deprecation import deprecated_alias
 from .._sensitivity import Sensitivity
 from .._validation import EPS_MAX_EXP, check_epsilon, check_int
+
+# the relative safety margin of the pure-DP families is the designers' one (module notes)
+from ..design import SAFETY_MARGIN
 from ..exceptions import ParameterError, ParameterTypeError
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
@@ -71,10 +75,6 @@ __all__ = [
     "register",
 ]
 
-# The relative safety margin of the pure-DP families is the designers' (see the module notes):
-# from ..design import SAFETY_MARGIN
-# INTEGRATION: replace by the import above once rainbowdp.design exports SAFETY_MARGIN
-SAFETY_MARGIN = 2.0**-40
 #: Largest n of a family's default graph (:meth:`Family.graph`): those graphs have n + 1 outputs,
 #: so a mechanism on them holds (n + 1)^2 numbers (32 MB at n = 2000).
 MAX_DEFAULT_N = 2000
@@ -448,7 +448,7 @@ class Claim:
             return float(self.profile(e))
         return pure_delta(self.epsilon, e)
 
-    delta = dp_delta  # old name, kept as an alias
+    delta = deprecated_alias(dp_delta, "Claim.delta", "Claim.dp_delta")
 
     def __str__(self) -> str:
         if self.pure:

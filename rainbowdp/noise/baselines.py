@@ -25,6 +25,7 @@ from typing import ClassVar, cast
 
 import numpy as np
 
+from .._deprecation import deprecated_alias
 from .._validation import check_epsilon
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
@@ -305,7 +306,7 @@ class DiscreteGaussian(AdditiveFamily):
         e = check_epsilon(epsilon)
         return _dg_delta(DiscreteGaussianLaw(self.sigma), e, self.unit)
 
-    delta_at = dp_delta  # old name, kept as an alias
+    delta_at = deprecated_alias(dp_delta, "DiscreteGaussian.delta_at", "DiscreteGaussian.dp_delta")
 
     def nominal(self) -> Claim:
         return Claim(

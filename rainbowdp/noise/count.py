@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 import numpy as np
 
+from .._deprecation import deprecated_alias
 from .._validation import check_delta, check_epsilon, check_int, real_array
 from ..exceptions import ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
@@ -73,6 +74,8 @@ from ._count_closed import (
 from ._family import (
     Claim,
     Family,
+    Parameter,
+    epsilon_parameter,
     integer_answers_of,
     mechanism_from_rows,
     register,
@@ -114,8 +117,7 @@ __all__ = [
     "two_point",
 ]
 
-#: old name of :func:`min_delta`, kept as an alias
-optimal_delta = min_delta
+optimal_delta = deprecated_alias(min_delta, "count.optimal_delta", "count.min_delta")
 
 Events = Literal["singleton", "all"]
 EVENTS = ("singleton", "all")
@@ -621,15 +623,23 @@ class Count(Family):
         "zero-bias count noise with P(true count) = eta on [-D, D], Theorem 3 (Sadeghi et al. 2020)"
     )
 
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        Parameter("D", "integer", "noise support [-D, D]", domain=(1, MAX_D)),
+        epsilon_parameter("the epsilon of the design", finite_exp=True),
+        Parameter(
+            "eta",
+            "real",
+            "probability of releasing the true count",
+            domain=(0.0, 1.0),
+            inclusive=(False, False),
+            note=" (P2)",
+        ),
+    )
+
     D: int
     _: KW_ONLY
     epsilon: float
     eta: float
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "D", check_D(self.D))
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, finite_exp=True))
-        object.__setattr__(self, "eta", check_eta(self.eta))
 
     def optimum(self) -> CountOptimum:
         """The closed-form singleton optimum (:func:`optimum`)."""

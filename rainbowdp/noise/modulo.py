@@ -47,11 +47,12 @@ from typing import Any, ClassVar, Literal, cast
 import numpy as np
 
 from .. import design
+from .._deprecation import deprecated_alias
 from .._validation import check_delta, check_epsilon, check_int, real_array
 from ..exceptions import ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
-from ._family import Claim, Family, register
+from ._family import Claim, Family, Parameter, epsilon_parameter, register
 from ._modulo_closed import (
     MAX_BD_SETS,
     asymptotic_error_rate,
@@ -273,7 +274,7 @@ def pdp_delta(
     return pdp_delta_of(mechanism(pmf, shifts=shifts, reading=reading), check_epsilon(epsilon))
 
 
-leakage = pdp_delta  # old name, kept as an alias
+leakage = deprecated_alias(pdp_delta, "modulo.leakage", "modulo.pdp_delta")
 
 
 def dp_delta(
@@ -566,9 +567,10 @@ def min_delta_pmf(
     )
 
 
-#: Margin of the printed MILP's non-leaking ratios: f(eta) <= e^eps f(eta + mu) - MARGIN (as
-#: the general designer's, so that ties of the solver's float point do not count as leaks).
-MARGIN = 1e-7
+#: Margin of the printed MILP's non-leaking ratios, f(eta) <= e^eps f(eta + mu) - MARGIN: the
+#: designer's (:data:`rainbowdp.design.PRINTED_MARGIN`), so that ties of the solver's float point
+#: do not count as leaks.
+MARGIN = design.PRINTED_MARGIN
 
 
 # ------------------------------------------------------------------------------------ family
@@ -619,6 +621,41 @@ class Modulo(Family):
         "optimal modulo-addition noise on the circulant, MILP (13) / LP (14) (Kadam et al. 2024)"
     )
 
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        epsilon_parameter("the privacy parameter", finite_exp=True),
+        Parameter(
+            "delta",
+            "real",
+            "the delta of the (epsilon, delta)-PDP design",
+            domain=(0.0, 1.0),
+            default=0.0,
+        ),
+        Parameter(
+            "shifts",
+            "integers",
+            "the shifts M of the neighbourhood (each >= 1)",
+            domain=(1, math.inf),
+            default=(1,),
+        ),
+        Parameter(
+            "reading", "choice", "which pairs are neighbours", choices=READINGS, default="symmetric"
+        ),
+        Parameter(
+            "formulation",
+            "choice",
+            "MILP (13) as printed or Definition 2 literally",
+            choices=FORMULATIONS,
+            default="printed",
+        ),
+        Parameter(
+            "loss",
+            "choice",
+            "the distortion the PMF minimises",
+            choices=LOSSES,
+            default="error_rate",
+        ),
+    )
+
     epsilon: float
     delta: float = 0.0
     _: KW_ONLY
@@ -626,26 +663,6 @@ class Modulo(Family):
     reading: Reading = "symmetric"
     formulation: Formulation = "printed"
     loss: str = "error_rate"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon, finite_exp=True))
-        object.__setattr__(self, "delta", check_delta(self.delta))
-        if isinstance(self.shifts, str | bytes) or not isinstance(self.shifts, Iterable):
-            raise ParameterTypeError(
-                f"`shifts` must be an iterable of integers, got shifts={self.shifts!r}."
-            )
-        mus = tuple(sorted({check_int(mu, "shifts", minimum=1) for mu in self.shifts}))
-        if not mus:
-            raise ParameterError(f"`shifts` must not be empty, got shifts={self.shifts!r}.")
-        object.__setattr__(self, "shifts", mus)
-        _check_reading(self.reading)
-        if not isinstance(self.formulation, str) or self.formulation not in FORMULATIONS:
-            raise ParameterError(
-                f"`formulation` must be one of {FORMULATIONS}, got "
-                f"formulation={self.formulation!r}."
-            )
-        if not isinstance(self.loss, str) or self.loss not in LOSSES:
-            raise ParameterError(f"`loss` must be one of {LOSSES}, got loss={self.loss!r}.")
 
     def graph(self, n: int) -> RainbowGraph:
         """The circulant of the reading on 0..n (shifts above n are dropped)."""

@@ -44,6 +44,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._deprecation import deprecated_alias
 from .._validation import check_delta, check_epsilon, check_int, real_array
 from ..exceptions import InfeasibleDesignError, ParameterError
 from ..graph import RainbowGraph, check_graph
@@ -507,7 +508,7 @@ class TableBuilder(Family):
         """The exact δ(ε) (:func:`dp_delta`)."""
         return dp_delta(epsilon, self.gamma, self.D)
 
-    delta = dp_delta  # old name, kept as an alias
+    delta = deprecated_alias(dp_delta, "TableBuilder.delta", "TableBuilder.dp_delta")
 
     def graph(self, n: int) -> RainbowGraph:
         """The closed form's domain: counts D .. D + n (n >= 1), outputs 0 .. 2D + n."""
@@ -571,6 +572,5 @@ class TableBuilder(Family):
         ]
 
 
-# old names, kept as aliases
-delta = dp_delta
-best_delta = min_delta
+delta = deprecated_alias(dp_delta, "tablebuilder.delta", "tablebuilder.dp_delta")
+best_delta = deprecated_alias(min_delta, "tablebuilder.best_delta", "tablebuilder.min_delta")

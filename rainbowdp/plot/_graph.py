@@ -172,7 +172,8 @@ def draw_rainbow_graph(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> G = RainbowGraph.cycle([("blue", "red")] * 4 + [("red", "blue")] * 2)
+    >>> from rainbowdp import builders
+    >>> G = builders.cycle([("blue", "red")] * 4 + [("red", "blue")] * 2)
     >>> fig = draw_rainbow_graph(G, labels=True)
     >>> fig.axes[0].get_title()
     'rainbow graph: 6 nodes, 6 edges, 2 rainbows'

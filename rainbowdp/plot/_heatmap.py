@@ -75,8 +75,8 @@ def plot_mechanism_heatmap(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from rainbowdp import Mechanism, RainbowGraph
-    >>> G = RainbowGraph.line(["a", "b", "c"], 2)
+    >>> from rainbowdp import Mechanism, builders
+    >>> G = builders.line(["a", "b", "c"], 2)
     >>> M = Mechanism(G, [[0.6, 0.3, 0.1], [0.5, 0.3, 0.2], [0.4, 0.35, 0.25]])
     >>> fig = plot_mechanism_heatmap(M, order="rainbow")
     >>> fig.axes[0].images[0].get_array().tolist() == M.in_rainbow_order().tolist()

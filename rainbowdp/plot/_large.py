@@ -123,12 +123,13 @@ def coordinate_positions(G: Any) -> np.ndarray | None:
     --------
     >>> import networkx as nx
     >>> from rainbowdp import RainbowGraph
+    >>> from rainbowdp import builders
     >>> g = nx.grid_2d_graph(2, 3)
     >>> for d in g:
     ...     g.nodes[d]["rainbow"] = ["a", "b"]
     >>> coordinate_positions(RainbowGraph(g, outputs=["a", "b"])).tolist()[:2]
     [[0.0, 0.0], [0.0, 1.0]]
-    >>> coordinate_positions(RainbowGraph.line(["a", "b"], 3)) is None
+    >>> coordinate_positions(builders.line(["a", "b"], 3)) is None
     True
     """
     nodes = G.nodes

@@ -1,9 +1,9 @@
 """matplotlib, imported on first use: the one place the plot package checks that it is there.
 
-matplotlib is an optional dependency (the extra ``plot``). Importing :mod:`rainbowdp` or
-:mod:`rainbowdp.plot` does not import it; every function of the package that needs it calls
-:func:`require_matplotlib` before its first matplotlib import, so a missing installation is
-reported once, with the command that installs it.
+matplotlib is a dependency of rainbowdp (``rainbowdp demo`` draws its result) imported lazily:
+importing :mod:`rainbowdp` or :mod:`rainbowdp.plot` does not import it; every function of the
+package that needs it calls :func:`require_matplotlib` before its first matplotlib import, so a
+missing installation is reported once, with the command that installs it.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from types import ModuleType
 
 __all__ = ["INSTALL_HINT", "require_matplotlib"]
 
-#: How to install the optional dependency of :mod:`rainbowdp.plot`.
-INSTALL_HINT = 'pip install "rainbowdp[plot]"'
+#: How to install the dependency of :mod:`rainbowdp.plot` where it is missing.
+INSTALL_HINT = "pip install matplotlib"
 
 
 def require_matplotlib() -> ModuleType:
@@ -25,8 +25,8 @@ def require_matplotlib() -> ModuleType:
     Raises
     ------
     ImportError
-        If matplotlib cannot be imported; the message names the extra
-        (``pip install "rainbowdp[plot]"``).
+        If matplotlib cannot be imported (an installation without rainbowdp's dependencies);
+        the message says how to install it (``pip install matplotlib``).
 
     Examples
     --------

@@ -73,8 +73,8 @@ def zero_delta_epsilons(mechanisms: Sequence[Mechanism]) -> list[float]:
 
     Examples
     --------
-    >>> from rainbowdp import Mechanism, RainbowGraph
-    >>> M = Mechanism(RainbowGraph.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
+    >>> from rainbowdp import Mechanism, builders
+    >>> M = Mechanism(builders.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
     >>> e0 = zero_delta_epsilons([M])[0]
     >>> bool(e0 >= math.log(3)), float(privacy_profile(M, [e0])[0])
     (True, 0.0)
@@ -90,8 +90,8 @@ def floor_epsilons(mechanisms: Sequence[Mechanism], delta_floor: float) -> list[
 
     Examples
     --------
-    >>> from rainbowdp import Mechanism, RainbowGraph
-    >>> M = Mechanism(RainbowGraph.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
+    >>> from rainbowdp import Mechanism, builders
+    >>> M = Mechanism(builders.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
     >>> e = floor_epsilons([M], 1e-12)[0]
     >>> bool(e <= zero_delta_epsilons([M])[0]), bool(privacy_profile(M, [e])[0] <= 1e-12)
     (True, True)
@@ -277,8 +277,8 @@ def plot_privacy_profile(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from rainbowdp import Mechanism, RainbowGraph
-    >>> M = Mechanism(RainbowGraph.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
+    >>> from rainbowdp import Mechanism, builders
+    >>> M = Mechanism(builders.line(["yes", "no"], 1), [[0.75, 0.25], [0.25, 0.75]])
     >>> fig = plot_privacy_profile(M, [0.0, 0.5, 1.0, 1.5], target=(1.0, 0.1))
     >>> line = [ln for ln in fig.axes[0].lines if ln.get_gid() == "privacy_profile"][0]
     >>> line.get_ydata().tolist() == privacy_profile(M, [0.0, 0.5, 1.0, 1.5]).tolist()

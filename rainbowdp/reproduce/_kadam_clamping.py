@@ -44,7 +44,7 @@ def _gaussian_unclamped(sigma: float, eps: np.ndarray) -> tuple[np.ndarray, np.n
     law = DiscreteGaussianLaw(sigma)
     first = np.floor(eps * sigma * sigma - 0.5).astype(np.int64) + 1
     pdp = law.sf(first)
-    dp = np.array([DiscreteGaussian(sigma=sigma).delta_at(float(e)) for e in eps])
+    dp = np.array([DiscreteGaussian(sigma=sigma).dp_delta(float(e)) for e in eps])
     return pdp, dp
 
 
@@ -124,7 +124,7 @@ def kadam_figure6(*, epsilons: Any = None) -> CurveFigure:
         pdp[f"{name}, clamped"] = np.array([pdp_delta(M, float(e)) for e in eps])
         dp[f"{name}, clamped"] = privacy_profile(M, eps)
         pdp[f"{name}, unclamped"], dp[f"{name}, unclamped"] = exact[name]
-        mse[f"{name}, clamped"] = distortion(rows, n, "mse")
+        mse[f"{name}, clamped"] = distortion(rows, n, "squared")
         pure[name] = float(epsilon_for_delta(M, 0.0))
     mse["geometric, unclamped"] = 2 * alpha / (1 - alpha) ** 2
     k = np.arange(-200, 201)
@@ -185,7 +185,7 @@ def kadam_figure8() -> CurveFigure:
     n, alpha, s2 = KADAM_FIG6["n"], KADAM_FIG6["alpha"], KADAM_FIG6["sigma2"]
     eps, shifts = 1.0, list(KADAM_COUNT_SHIFTS)
     opt = modulo.optimal_pmf(
-        n, epsilon=eps, delta=0.0, shifts=shifts, loss="er", reading="paper", formulation="printed"
+        n, epsilon=eps, delta=0.0, shifts=shifts, loss="error_rate", reading="paper", formulation="printed"
     ).pmf
     pmfs = {
         "optimal (eps = 1, delta = 0)": opt,
@@ -199,8 +199,8 @@ def kadam_figure8() -> CurveFigure:
     eta = np.arange(n + 1)
     findings = {
         "f0": {k: float(v[0]) for k, v in pmfs.items()},
-        "mse": {k: distortion(v, n, "mse") for k, v in pmfs.items()},
-        "error_rate": {k: distortion(v, n, "er") for k, v in pmfs.items()},
+        "mse": {k: distortion(v, n, "squared") for k, v in pmfs.items()},
+        "error_rate": {k: distortion(v, n, "error_rate") for k, v in pmfs.items()},
         "pdp_delta": {
             k: float(sound_deltas(v, n, np.array([eps]), (1,))[0][0]) for k, v in pmfs.items()
         },
@@ -213,7 +213,7 @@ def kadam_figure8() -> CurveFigure:
         },
         "variance": {"geometric": 2 * alpha / (1 - alpha) ** 2, "discrete Gaussian": s2},
         "optimal_mse_pmf": modulo.optimal_pmf(
-            n, epsilon=eps, delta=0.0, shifts=shifts, loss="mse", reading="paper"
+            n, epsilon=eps, delta=0.0, shifts=shifts, loss="squared", reading="paper"
         ).pmf,
     }
     parameters = {

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 #: The loss spellings :mod:`rainbowdp.noise.modulo` takes: mean squared error, error rate.
-Loss = Literal["mse", "er"]
+Loss = Literal["squared", "error_rate"]
 
 
 class Fig6Setting(TypedDict):
@@ -129,7 +129,7 @@ def _line_distortion(n: int, loss: Loss) -> np.ndarray:
     """(n + 1, n + 1) distortion of answering v to q on the path: (v - q)^2 or 1[v != q]."""
     q = np.arange(n + 1)
     e = q[None, :] - q[:, None]
-    return (e * e).astype(float) if loss == "mse" else (e != 0).astype(float)
+    return (e * e).astype(float) if loss == "squared" else (e != 0).astype(float)
 
 
 def distortion(obj: np.ndarray, n: int, loss: Loss) -> float:
@@ -309,26 +309,26 @@ _COMPARISON: dict[tuple[str, str], _Comparison] = {
     # Fig. 5: distortion against epsilon at a fixed delta
     ("5", "a"): {
         "n": 8,
-        "loss": "mse",
+        "loss": "squared",
         "delta": 0.3,
         "mechs": ("geometric", "discrete_gaussian", "gumbel"),
     },
-    ("5", "b"): {"n": 7, "loss": "er", "delta": 0.5, "mechs": ("geometric", "data_independent")},
+    ("5", "b"): {"n": 7, "loss": "error_rate", "delta": 0.5, "mechs": ("geometric", "data_independent")},
     # Fig. 7: (epsilon, delta) at a fixed distortion
     ("7", "a"): {
         "n": 8,
-        "loss": "mse",
+        "loss": "squared",
         "target": KADAM_FIG7A_MSE,
         "mechs": ("geometric", "discrete_gaussian", "gumbel"),
     },
     ("7", "b"): {
         "n": 7,
-        "loss": "er",
+        "loss": "error_rate",
         "target": KADAM_FIG7B_ER,
         "mechs": ("geometric", "discrete_gaussian", "data_independent"),
     },
 }
-_LOSS_NAME: dict[Loss, str] = {"mse": "MSE", "er": "error rate"}
+_LOSS_NAME: dict[Loss, str] = {"squared": "MSE", "error_rate": "error rate"}
 _DEFAULT_EPSILONS = tuple(float(e) for e in np.round(np.linspace(0.25, 3.0, 12), 4))
 
 

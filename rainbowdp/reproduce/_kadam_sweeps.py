@@ -31,7 +31,7 @@ def _error_rate(n: int, epsilon: float, delta: float, shifts: list) -> float:
         epsilon=epsilon,
         delta=delta,
         shifts=shifts,
-        loss="er",
+        loss="error_rate",
         reading="paper",
         formulation="printed",
     ).objective
@@ -324,7 +324,7 @@ def kadam_figure14(
             epsilon=eps,
             delta=dlt,
             shifts=shifts,
-            loss="er",
+            loss="error_rate",
             reading="paper",
             formulation="printed",
         ).pmf

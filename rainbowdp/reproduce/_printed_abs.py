@@ -473,7 +473,7 @@ def _abs_fig5_checks() -> dict[str, Callable[[Any], Any]]:
         full_eps, full_ratio = [], []
         for e in ABS_KEYSIZE_EXPERIMENT["epsilons"]:
             g = tb.guide_gamma(float(e), D)
-            at = np.flatnonzero(np.isclose(x, float(tb.delta(float(e), g, D)), rtol=1e-12))
+            at = np.flatnonzero(np.isclose(x, float(tb.dp_delta(float(e), g, D)), rtol=1e-12))
             if at.size != 1:
                 raise ValueError(f"no single point of the figure has the design δ of ε = {e}")
             if post_sampling(quantised_cdf(tb.pmf(g, D), 2**16), 2**16).full_support:

@@ -149,7 +149,7 @@ def abs_figure1(*, epsilons: Any = _DEFAULT_FIG1_EPSILONS) -> CurveFigure:
             g = tb.gamma_for_variance(V, D)
             key = f"D={D}, V={V:g}"
             gammas[key] = g
-            series[f"V = {V:g} (gamma = {g:.4f})"] = tb.delta(eps, g, D)
+            series[f"V = {V:g} (gamma = {g:.4f})"] = tb.dp_delta(eps, g, D)
             plateau[key] = float(tb.pmf(g, D)[0])
             start[key] = (2 * D - 1) * g
         panels.append(Panel(f"D = {D}", "epsilon", "delta_{gamma,D}(epsilon)", eps, series))
@@ -191,8 +191,8 @@ def abs_figure2(*, epsilons: Any = _DEFAULT_FIG2_EPSILONS) -> CurveFigure:
     eps = check_grid(epsilons, "epsilons", low=0.0, high=50.0, low_open=True)
     deltas, variances, gap = {}, {}, {}
     for D in ABS_FIG1["Ds"]:
-        design = np.array([float(tb.delta(e, e / (2 * D - 1), D)) for e in eps])
-        best = np.array([tb.best_delta(e, D)[0] for e in eps])
+        design = np.array([float(tb.dp_delta(e, e / (2 * D - 1), D)) for e in eps])
+        best = np.array([tb.min_delta(e, D)[0] for e in eps])
         deltas[f"D = {D}: (2.27), gamma -> eps/(2D-1)"] = design
         deltas[f"D = {D}: best over the gamma grid"] = best
         variances[f"D = {D}"] = np.array([tb.variance(e / (2 * D - 1), D) for e in eps])
@@ -268,7 +268,7 @@ def _keysize_sweep(epsilons: np.ndarray, D: int) -> dict:
     for e in epsilons:
         g = tb.guide_gamma(float(e), D)
         pmfs.append(tb.pmf(g, D))
-        out["design_delta"].append(float(tb.delta(float(e), g, D)))
+        out["design_delta"].append(float(tb.dp_delta(float(e), g, D)))
     for K in ABS_KEYSIZE_EXPERIMENT["keysizes"]:
         rows: dict = {k: [] for k in ("eps_q", "delta_q", "exact", "bias", "var_err", "full")}
         for e, p in zip(epsilons, pmfs, strict=True):
@@ -410,14 +410,14 @@ def abs_optimal_comparison(
 
     eps = check_grid(epsilons, "epsilons", low=0.0, high=20.0, low_open=True)
     g = tb.gamma_for_variance(variance, D)
-    maxent = np.array([float(tb.delta(float(e), g, D)) for e in eps])
+    maxent = np.array([float(tb.dp_delta(float(e), g, D)) for e in eps])
     opt, used, maxent_used = [], [], []
     for e in eps:
         r = optimal_noise(float(e), D=D, variance=variance)
         opt.append(r.delta)
         used.append(r.variance)
         v = min(max(r.variance, 1e-9), D * (D + 1) / 3 * (1 - 1e-9))
-        maxent_used.append(float(tb.delta(float(e), tb.gamma_for_variance(v, D), D)))
+        maxent_used.append(float(tb.dp_delta(float(e), tb.gamma_for_variance(v, D), D)))
     deltas = {
         "max-entropy: delta": maxent,
         "optimal law: exact delta": np.array(opt),

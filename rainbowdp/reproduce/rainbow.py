@@ -181,13 +181,13 @@ def gu_example1() -> TableResult:
     >>> ex.values["M3"]["is_private"], ex.values["optimum_refused"]
     (False, True)
     """
+    from .. import builders
     from ..exceptions import NoOptimalMechanismError
-    from ..graph import RainbowGraph
     from ..mechanism import Mechanism
     from ..optimal import T, optimal_mechanism
     from ..privacy import verify
 
-    G = RainbowGraph.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
+    G = builders.cycle([(1, 2, 3)] * 4 + [(1, 3, 2)])
     eps = math.log(2.0)
     d1, d4, d5 = (0.2, 0.1, 0.7), (0.4, 0.1, 0.5), (0.3, 0.1, 0.6)
 

@@ -312,7 +312,7 @@ def _dg_findings(sigma: float, delta_tilde: float, eps: float) -> dict:
         "ratio": float(p[1] / p[2]),
         "epsilon_1_2": math.log((p[1] - delta_tilde) / p[2]),
         "singleton_epsilon": _singleton_epsilon(p, delta_tilde),
-        "dp_delta": DiscreteGaussian(sigma=sigma).delta_at(eps),
+        "dp_delta": DiscreteGaussian(sigma=sigma).dp_delta(eps),
     }
 
 
@@ -643,13 +643,13 @@ def sadeghi_figure4(*, epsilons: Any = _DEFAULT_FIG4_EPSILONS) -> CurveFigure:
     best = np.array([r[3] for r in rows])
     dg = np.array(
         [
-            DiscreteGaussian(sigma=math.sqrt(v)).delta_at(float(e))
+            DiscreteGaussian(sigma=math.sqrt(v)).dp_delta(float(e))
             for v, e in zip(s2, eps, strict=True)
         ]
     )
     dgm = np.array(
         [
-            DiscreteGaussian(sigma=dg_sigma_for_variance(float(v))).delta_at(float(e))
+            DiscreteGaussian(sigma=dg_sigma_for_variance(float(v))).dp_delta(float(e))
             for v, e in zip(s2, eps, strict=True)
         ]
     )

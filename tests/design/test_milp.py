@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
+from rainbowdp import builders
 from rainbowdp.design import lp, milp, solvers, utility_matrix
 from rainbowdp.exceptions import InfeasibleDesignError, SolverTimeLimitError
 from rainbowdp.graph import RainbowGraph
@@ -121,7 +122,7 @@ def test_solvers_agree(solver):
 
 
 def test_delta_zero_is_the_lp():
-    G = RainbowGraph.count_path(3)
+    G = builders.count_path(3)
     a = milp(G, epsilon=0.7, delta=0.0, utility="absolute")
     b = lp(G, epsilon=0.7, delta=0.0, utility="absolute")
     assert a.objective == pytest.approx(b.objective, abs=1e-9)
@@ -129,7 +130,7 @@ def test_delta_zero_is_the_lp():
 
 
 def test_fixed_rows_held_and_leak_checked():
-    G = RainbowGraph.line([0, 1, 2], 3)
+    G = builders.line([0, 1, 2], 3)
     b = [0.2, 0.3, 0.5]
     res = milp(G, epsilon=0.5, delta=0.1, fixed={0: b})
     np.testing.assert_array_equal(res.mechanism.row(0), b)
@@ -139,7 +140,7 @@ def test_fixed_rows_held_and_leak_checked():
 
 
 def test_utility_helper_is_used():
-    G = RainbowGraph.count_path(2)
+    G = builders.count_path(2)
     U = utility_matrix(G, "squared")
     res = milp(G, epsilon=1.0, delta=0.05, utility="squared")
     assert res.objective == pytest.approx(float((U * res.mechanism.probabilities).sum()))
@@ -171,13 +172,13 @@ def test_time_limit_without_an_incumbent_raises(monkeypatch):
     ],
 )
 def test_bad_arguments(kwargs, exc, match):
-    G = RainbowGraph.line([0, 1], 1)
+    G = builders.line([0, 1], 1)
     with pytest.raises(exc, match=match):
         milp(G, **kwargs)
 
 
 def test_kadam13_is_the_old_name_of_the_per_node_formulation():
-    G = RainbowGraph.line(["yes", "no"], 2)
+    G = builders.line(["yes", "no"], 2)
     old = milp(G, epsilon=0.5, delta=0.1, formulation="kadam13")
     new = milp(G, epsilon=0.5, delta=0.1, formulation="kadam13-per-node")
     np.testing.assert_array_equal(old.mechanism.probabilities, new.mechanism.probabilities)

@@ -258,11 +258,6 @@ def test_pure_claims_convert_to_delta():
     assert privacy_profile(M, [0.0])[0] == pytest.approx(claim.dp_delta(0.0), rel=1e-9)
 
 
-def test_old_delta_names_are_aliases():
-    assert noise.Claim.delta is noise.Claim.dp_delta
-    assert noise.DiscreteGaussian.delta_at is noise.DiscreteGaussian.dp_delta
-
-
 # ------------------------------------------------------------------------ Gumbel sampler
 def test_gumbel_sampler_matches_the_rows():
     family = noise.Exponential(epsilon=1.5)

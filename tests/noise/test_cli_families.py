@@ -70,7 +70,7 @@ def test_the_gaussian_compares_delta_at_the_given_epsilon(capsys):
         "--json",
     )
     data = json.loads(out)
-    assert data["nominal"] == pytest.approx(noise.DiscreteGaussian(2.0).delta_at(0.5))
+    assert data["nominal"] == pytest.approx(noise.DiscreteGaussian(2.0).dp_delta(0.5))
     assert data["parameters"] == {"sigma": 2.0, "form": "clamped", "sensitivity": 1}
 
 

@@ -130,4 +130,4 @@ def test_sd_pmf_still_passes_the_exact_leakage_at_its_parameters():
     # the build margin keeps the closed form inside (eps, delta) in the paper reading
     for n, eps, dlt in [(24, 30.0, 0.0), (7, 36.0, 1e-300), (7, 3.0, 0.05), (12, 1.0, 0.2)]:
         f = modulo.sd_pmf(n, epsilon=eps, delta=dlt, mu=1)
-        assert modulo.leakage(f, shifts=[1], epsilon=eps, reading="paper") <= dlt
+        assert modulo.pdp_delta(f, shifts=[1], epsilon=eps, reading="paper") <= dlt

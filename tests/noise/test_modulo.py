@@ -54,8 +54,8 @@ def test_definition_2_beats_the_printed_milp(delta, f0):
 def test_lemma4_pmf_is_not_private_under_the_symmetric_reading():
     # the paper's optimum at delta = 0 (Table 1, first column) leaks under the shifts -mu
     f = modulo.bd_pmf(8, epsilon=1.5, mu_bar=3)
-    assert modulo.leakage(f, epsilon=1.5, shifts=[1, 2, 3], reading="paper") == 0.0
-    sym = modulo.leakage(f, epsilon=1.5, shifts=[1, 2, 3], reading="symmetric")
+    assert modulo.pdp_delta(f, epsilon=1.5, shifts=[1, 2, 3], reading="paper") == 0.0
+    sym = modulo.pdp_delta(f, epsilon=1.5, shifts=[1, 2, 3], reading="symmetric")
     assert sym == pytest.approx(0.7856, abs=1e-4)
     # the symmetric optimum is private under its own reading, and far less accurate
     r = modulo.optimal_pmf(8, epsilon=1.5, delta=0.0, shifts=[1, 2, 3])
@@ -82,7 +82,7 @@ def test_leakage_is_the_papers_formula_and_bounds_the_dp_delta(seed):
     shifts = sorted({int(s) for s in rng.integers(1, n + 1, size=int(rng.integers(1, 4)))})
     eps = float(rng.uniform(0.0, 2.0))
     for reading in ("paper", "symmetric"):
-        lk = modulo.leakage(f, epsilon=eps, shifts=shifts, reading=reading)
+        lk = modulo.pdp_delta(f, epsilon=eps, shifts=shifts, reading=reading)
         ref = paper_leakage(f, eps, shifts, reading)
         assert Fraction(lk) >= ref and lk <= float(ref) + 1e-12  # never under-counted
         # Theorem 1 (PDP implies DP): the exact DP delta is at most the PDP leakage
@@ -119,7 +119,7 @@ def test_lemma3_equals_the_lp(seed):
     f = modulo.sd_pmf(n, epsilon=eps, mu=mu)
     r = modulo.optimal_pmf(n, epsilon=eps, delta=0.0, shifts=[mu], reading="paper")
     assert f[0] == pytest.approx(r.pmf[0], abs=1e-6)  # Lemma 3 = LP (14)
-    assert modulo.leakage(f, epsilon=eps, shifts=[mu], reading="paper") == 0.0
+    assert modulo.pdp_delta(f, epsilon=eps, shifts=[mu], reading="paper") == 0.0
 
 
 #: hypothesis settings of the closed-form-vs-solver tests: 200 examples, reproducible
@@ -146,7 +146,7 @@ def test_theorem2_equals_the_milp(n_mu, eps, dlt):
     assert np.all(f >= 0) and f.sum() == pytest.approx(1.0, abs=1e-12)
     r = modulo.optimal_pmf(n, epsilon=eps, delta=dlt, shifts=[mu], reading="paper")
     assert f[0] == pytest.approx(r.pmf[0], abs=2e-6)  # Theorem 2 = MILP (13)
-    assert modulo.leakage(f, epsilon=eps, shifts=[mu], reading="paper") <= dlt
+    assert modulo.pdp_delta(f, epsilon=eps, shifts=[mu], reading="paper") <= dlt
 
 
 @pytest.mark.parametrize("seed", range(200))
@@ -158,7 +158,7 @@ def test_lemma4_equals_the_lp(seed):
     f = modulo.bd_pmf(n, epsilon=eps, mu_bar=mu_bar)
     r = modulo.optimal_pmf(n, epsilon=eps, delta=0.0, shifts=range(1, mu_bar + 1), reading="paper")
     assert f[0] == pytest.approx(r.pmf[0], abs=1e-6)  # Lemma 4 = LP (14)
-    assert modulo.leakage(f, epsilon=eps, shifts=range(1, mu_bar + 1), reading="paper") == 0.0
+    assert modulo.pdp_delta(f, epsilon=eps, shifts=range(1, mu_bar + 1), reading="paper") == 0.0
     # the staircase: steps of length mu_bar, each e^-eps lower (eq. (28))
     steps = np.where(np.arange(n + 1) == 0, 0, (np.arange(n + 1) - 1) // mu_bar + 1)
     np.testing.assert_allclose(f, f[0] * np.exp(-steps * eps), rtol=1e-9)
@@ -194,7 +194,7 @@ def test_other_losses(loss):
         (lambda: modulo.graph(4, shifts="12"), ParameterTypeError, "`shifts`"),
         (lambda: modulo.graph(4, shifts=[]), ParameterError, "at least one shift"),
         (lambda: modulo.graph(4, shifts=[1], reading="both"), ParameterError, "`reading`"),
-        (lambda: modulo.leakage([0.5, 0.6], epsilon=1, shifts=[1]), ParameterError, "`pmf`"),
+        (lambda: modulo.pdp_delta([0.5, 0.6], epsilon=1, shifts=[1]), ParameterError, "`pmf`"),
         (lambda: modulo.distortion(3, "l2"), ParameterError, "`loss`"),
         (lambda: modulo.distortion(3, [1, 2]), ParameterError, "`loss`"),
         (lambda: modulo.sd_pmf(4, epsilon=0.0, mu=1), ParameterError, "`epsilon`"),
@@ -241,7 +241,7 @@ def test_two_dimensional_bd_example_eq59(formulation):
     f1 = modulo.bd_pmf(4, epsilon=1.5, mu_bar=2)
     np.testing.assert_allclose(f1, [0.6469, 0.1443, 0.1443, 0.0322, 0.0322], atol=5e-5)
     product = np.outer(f1, f1)
-    assert modulo.leakage(product, epsilon=3.0, shifts=BD2, reading="paper") == 0.0
+    assert modulo.pdp_delta(product, epsilon=3.0, shifts=BD2, reading="paper") == 0.0
     assert r.pmf[0, 0] > product[0, 0] + 0.2  # and far more accurate (0.6954 vs 0.4185)
 
 
@@ -289,7 +289,7 @@ def test_min_delta_is_the_inverse_of_the_printed_milp(seed):
     # (15) finds a PMF at least as accurate with no more leakage (up to the solver's margins)
     assert r.objective <= best.objective + 1e-6 + 1e-9
     assert r.delta <= best.leakage + 1e-6
-    assert r.delta == modulo.leakage(r.pmf, epsilon=eps, shifts=shifts, reading="paper")
+    assert r.delta == modulo.pdp_delta(r.pmf, epsilon=eps, shifts=shifts, reading="paper")
 
 
 def test_min_delta_table1_and_errors():
@@ -334,7 +334,7 @@ def test_theorem3_equals_the_milp(layout, eps, dlt):
     shifts = range(1, mu_bar + 1)
     f = modulo.bd_pmf(n, epsilon=eps, delta=dlt, mu_bar=mu_bar)
     assert np.all(f >= 0) and f.sum() == pytest.approx(1.0, abs=1e-12)
-    assert modulo.leakage(f, epsilon=eps, shifts=shifts, reading="paper") <= dlt
+    assert modulo.pdp_delta(f, epsilon=eps, shifts=shifts, reading="paper") <= dlt
     r13 = modulo.optimal_pmf(n, epsilon=eps, delta=dlt, shifts=shifts, reading="paper")
     # Theorem 3 (rebuilt) = MILP (13). The MILP keeps a margin of 1e-7 on every non-leaking
     # ratio, which costs it up to ~1e-5 of f(0) at large e^eps (see the next test); the closed
@@ -391,14 +391,14 @@ def test_theorem3_as_printed_misses_layouts_and_leaks():
     assert printed_lower < 0.078 and f31[0] == pytest.approx(0.205517, abs=1e-6)
     # ... but that layout leaks the last masses of steps 1 and 3, xi_3 - e^-eps and not xi_1:
     # 0.0858 > 0.078, so the printed PMF is not private there
-    leak = modulo.leakage(f31, epsilon=eps, shifts=shifts, reading="paper")
+    leak = modulo.pdp_delta(f31, epsilon=eps, shifts=shifts, reading="paper")
     assert leak == pytest.approx(f31[0] * x ** (b - 3) * (1 + x**2), rel=1e-9)
     assert leak == pytest.approx(0.08584, abs=1e-5)
     # the optimum shortens step 2 alone, a layout the printed path never visits: f(0) =
     # 0.205029, leaking 0.0754, and the MILP (13) agrees
     f = modulo.bd_pmf(n, epsilon=eps, delta=0.078, mu_bar=mu_bar)
     assert f[0] == pytest.approx(0.205029, abs=1e-6)
-    assert modulo.leakage(f, epsilon=eps, shifts=shifts, reading="paper") <= 0.078
+    assert modulo.pdp_delta(f, epsilon=eps, shifts=shifts, reading="paper") <= 0.078
     r13 = modulo.optimal_pmf(n, epsilon=eps, delta=0.078, shifts=shifts, reading="paper")
     assert r13.pmf[0] == pytest.approx(0.205029, abs=2e-6)
     assert step_lengths(r13.pmf, tol=1e-6)[:3] == (1, 7, 6)
@@ -559,8 +559,8 @@ def test_printed_milp_at_delta_one_takes_the_least_distortion_value():
 
 
 def test_new_names_and_their_aliases():
-    # pdp_delta is the probabilistic-DP leakage (Definition 2); leakage its old name
-    assert modulo.leakage is modulo.pdp_delta
+    # pdp_delta is the probabilistic-DP leakage (Definition 2); leakage its old name (it warns:
+    # tests/test_names.py)
     # losses: "error_rate", "squared", "absolute"; the old spellings parse to the same
     for new, old in (("error_rate", "er"), ("squared", "mse"), ("absolute", "abs")):
         assert modulo.loss_name(old) == new

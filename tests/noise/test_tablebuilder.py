@@ -378,11 +378,6 @@ def test_min_delta_is_the_grid_minimum():
         tb.min_delta(1.0, 11, gammas=[0.1, -0.1])
 
 
-def test_old_names_are_aliases():
-    assert tb.delta is tb.dp_delta and tb.best_delta is tb.min_delta
-    assert tb.TableBuilder.delta is tb.TableBuilder.dp_delta
-
-
 def test_fig2a_best_gamma_against_the_design():
     # Fig. 2a, "the gaps vary from being small to zero". What holds on eps = 0.05..5 for
     # D = 11 and 15: the grid's best delta is never above the delta of the design guide's
