@@ -449,4 +449,3 @@ def test_pair_built_by_hand_is_validated():
         interop.Pair(0, 1, [0.5, 0.5], [0.5, 0.5], order=[[0, 0], [0, 1]])
     with pytest.raises(ParameterTypeError, match="`one_way` must be a bool"):
         interop.Pair(0, 1, [0.5, 0.5], [0.5, 0.5], one_way="yes")
-

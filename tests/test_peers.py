@@ -228,4 +228,3 @@ def test_verdicts_of_the_page(rows):
 def test_bad_input_names_the_parameter(call, error, needle):
     with pytest.raises(error, match=re.escape(needle)):
         call()
-

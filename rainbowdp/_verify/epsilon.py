@@ -306,6 +306,8 @@ def epsilon_at_zero(p: np.ndarray, arcs: np.ndarray) -> float:
             hit = _ratios(pa, pb) >= cut
             if hit.any():
                 pairs.update(zip(pa[hit].tolist(), pb[hit].tolist(), strict=True))
+    if not pairs:  # unreachable (the float maximum is a candidate); infinity is the safe answer
+        return math.inf
     x = _largest_ratio(pairs)
     return log_up(x) if x > 1 else 0.0
 
@@ -313,8 +315,8 @@ def epsilon_at_zero(p: np.ndarray, arcs: np.ndarray) -> float:
 def _largest_ratio(pairs: set[tuple[float, float]]) -> Fraction:
     """The exact largest a / b over pairs of floats (b > 0), by integer cross-multiplication
     (a float is n / 2^k exactly, so a1 / b1 > a2 / b2 iff n_a1 d_b1 d_a2 n_b2 > n_a2 d_b2 d_a1
-    n_b1): one Fraction in all."""
-    best = (0, 1)  # (0 for no pairs)
+    n_b1): one Fraction in all; 0 for no pairs (the caller answers those itself)."""
+    best = (0, 1)
     for a, b in pairs:
         na, da = a.as_integer_ratio()
         nb, db = b.as_integer_ratio()

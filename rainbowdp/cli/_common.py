@@ -33,6 +33,7 @@ from ..exceptions import GraphFileError, ParameterError
 if TYPE_CHECKING:
     from ..graph import RainbowGraph
     from ..mechanism import Mechanism
+    from ..noise import Family
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -386,7 +387,7 @@ class FamilyParameter:
         return self.default is REQUIRED
 
 
-def family_parameters(cls: type) -> tuple[FamilyParameter, ...]:
+def family_parameters(cls: type[Family]) -> tuple[FamilyParameter, ...]:
     """The parameters of a registered noise family (a class of :data:`rainbowdp.noise.FAMILIES`),
     in the order of its constructor.
 
@@ -408,7 +409,7 @@ def family_parameters(cls: type) -> tuple[FamilyParameter, ...]:
 
 
 def family_options(
-    families: Mapping[str, type], *, skip: Iterable[str] = ()
+    families: Mapping[str, type[Family]], *, skip: Iterable[str] = ()
 ) -> dict[str, list[tuple[str, FamilyParameter]]]:
     """The options of the registered ``families``: each name of a parameter that the command
     line can set (except the names in ``skip``, which the command sets itself, e.g.

@@ -31,7 +31,13 @@ import numpy as np
 
 from .._validation import check_delta, check_epsilon, check_int
 from ..builders import count_path
-from ..exceptions import InfeasibleDesignError, ParameterError, ParameterTypeError, SolverError
+from ..exceptions import (
+    InfeasibleDesignError,
+    NotPrivateError,
+    ParameterError,
+    ParameterTypeError,
+    SolverError,
+)
 from ..graph import RainbowGraph
 from ..mechanism import Mechanism
 from ..privacy import verify
@@ -42,10 +48,9 @@ __all__ = ["LAW_EVENTS", "law_lp", "lp9_13"]
 
 #: The event sets of :func:`law_lp`: events of one output (the paper's) or every event.
 LAW_EVENTS = ("singleton", "all")
-#: Row-sum tolerance of the law's mechanism: its rows are the LP's point as solved (so that
-#: the family reads back the solver's values bit for bit), summing to 1 within the solver's
-#: feasibility tolerance.
-LAW_ROW_ATOL = 1e-6
+#: Relative margin of the law's LP at a given δ: solved at δ (1 - LAW_MARGIN), so that the
+#: solver's point, feasible within HiGHS's tolerance, meets δ (checked by the verifier).
+LAW_MARGIN = 1e-6
 
 
 def _check_eta(eta: Any) -> float:
@@ -105,9 +110,18 @@ def _result(
     seconds: float,
     n_variables: int,
     n_constraints: int,
+    requested_delta: float | None = None,
 ) -> DesignResult:
-    """The :class:`DesignResult` of a solved count LP, ``achieved_delta`` from the verifier."""
+    """The :class:`DesignResult` of a solved count LP, ``achieved_delta`` from the verifier.
+
+    With ``requested_delta`` (a design for a given δ) the result's ``delta`` is the request and
+    a law above it raises :class:`NotPrivateError`; without, it is the achieved δ (a design of
+    the smallest δ)."""
     achieved = float(verify(M, epsilon=eps, delta=1.0).delta_required)
+    if requested_delta is not None and achieved > requested_delta:
+        raise NotPrivateError(
+            f"the LP's law has delta {achieved!r} > the requested delta={requested_delta!r}."
+        )
     return DesignResult(
         mechanism=M,
         objective=value,
@@ -124,7 +138,7 @@ def _result(
         method=method,
         formulation=name,
         epsilon=eps,
-        delta=achieved,
+        delta=achieved if requested_delta is None else requested_delta,
         solved_epsilon=eps,
         solved_delta=solved_delta,
     )
@@ -358,12 +372,15 @@ def law_lp(
     -------
     DesignResult
         ``objective`` is the LP's optimum (δ, or η when ``delta`` is given; the solver's
-        value), ``solved_delta`` the LP's δ. ``mechanism`` is the law on the counts D, D + 1
-        (outputs 0..2D + 1): row D puts the solver's η at D and its :math:`\beta_i` (clipped at
-        0) at D ± i, unrounded, so the family reads α = β / Σβ back bit for bit; the rows sum
-        to 1 within the solver's tolerance. ``achieved_delta`` is that mechanism's exact DP δ
-        from the verifier. ``method="lp"`` with ``delta`` given, else ``"min_delta"``;
-        ``formulation="sadeghi-law-lp"``.
+        value), ``solved_delta`` the LP's δ (with ``delta`` given, solved a relative
+        :data:`LAW_MARGIN` inside the request). ``mechanism`` is the law
+        on the counts D, D + 1 (outputs 0..2D + 1): the solver's η at D and its
+        :math:`\beta_i` (clipped at 0) at D ± i, normalised to sum to 1. ``achieved_delta``
+        is that mechanism's exact DP δ from the verifier; with ``delta`` given and ``events="all"``,
+        ``delta`` is the request and a law above it raises
+        :class:`~rainbowdp.exceptions.NotPrivateError` (else ``delta`` is the achieved DP δ: a
+        singleton δ bounds events of one output only). ``method="lp"`` with ``delta`` given,
+        else ``"min_delta"``; ``formulation="sadeghi-law-lp"``.
 
     Examples
     --------
@@ -396,17 +413,23 @@ def law_lp(
     else:
         dlt = check_delta(delta)
         bounds[D] = (0.0, 1.0)
-        bounds[di] = (dlt, dlt)
+        # solved inside the request, so that the solver's point (feasible within its
+        # tolerance) still meets delta: a relative LAW_MARGIN
+        solved = dlt * (1.0 - LAW_MARGIN)
+        bounds[di] = (solved, solved)
         c[D] = -1.0
     t1 = time.perf_counter()
     res = _linprog(c, A_ub, np.zeros(A_ub.shape[0]), Aeq, [1.0], bounds, "the law's LP")
     seconds = time.perf_counter() - t1
     beta = np.maximum(res.x[:D], 0.0)
     law = np.concatenate([beta[::-1], [max(float(res.x[D]), 0.0)], beta])
+    # the rows sum to 1 within the solver's tolerance: the law is normalised (a law with less
+    # mass would understate its delta), and certified below
+    law = law / law.sum()
     P = np.zeros((2, 2 * D + 2))
     P[0, : 2 * D + 1] = law
     P[1, 1:] = law
-    M = Mechanism(_count_graph(D + 1, D, D), P, atol=LAW_ROW_ATOL)
+    M = Mechanism(_count_graph(D + 1, D, D), P)
     solved_delta = float(res.x[di])
     return _result(
         M,
@@ -419,6 +442,8 @@ def law_lp(
         seconds=seconds,
         n_variables=nv,
         n_constraints=A_ub.shape[0] + 1,
+        # a singleton delta is not a DP delta: then the result states the achieved DP delta
+        requested_delta=None if delta is None or events != "all" else dlt,
     )
 
 

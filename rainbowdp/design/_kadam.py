@@ -39,6 +39,7 @@ References
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ import numpy as np
 
 from .._validation import check_delta, check_epsilon, real_array
 from .._verify.repair import find_mixing
-from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError
+from ..exceptions import InfeasibleDesignError, NotPrivateError, ParameterError, ParameterTypeError
 from ..graph import RainbowGraph, check_graph
 from ..mechanism import Mechanism
 from ..privacy import pdp_delta
@@ -479,6 +480,10 @@ def kadam15_min_delta(
     0.1238
     """
     inst = check_instance(G, epsilon, tied, distortion)
+    if isinstance(max_distortion, bool | np.bool_) or not isinstance(max_distortion, numbers.Real):
+        raise ParameterTypeError(
+            f"`max_distortion` must be a real number, got max_distortion={max_distortion!r}."
+        )
     cap = float(max_distortion)
     if not math.isfinite(cap):
         raise ParameterError(f"`max_distortion` must be finite, got max_distortion={cap!r}.")
@@ -540,7 +545,14 @@ def kadam13_fixed_leaks(
     """
     inst = check_instance(G, epsilon, tied, distortion)
     dlt = check_delta(delta)
-    leak = np.asarray(leaks, dtype=bool).ravel()
+    raw = np.asarray(leaks)
+    if raw.dtype != np.bool_ and not (
+        np.issubdtype(raw.dtype, np.integer) and np.isin(raw, (0, 1)).all()
+    ):
+        raise ParameterTypeError(
+            f"`leaks` must be booleans (or 0/1), got an array of dtype {raw.dtype}."
+        )
+    leak = raw.astype(bool).ravel()
     if leak.shape != (inst.size,):
         raise ParameterError(f"`leaks` must be {inst.size} booleans, got shape {leak.shape}.")
     t0 = time.perf_counter()

@@ -95,9 +95,13 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for module in REGISTERING_MODULES:
-        importlib.import_module(module)
+    _loaded = True  # first, so that a registering module reading the registry does not recurse
+    try:
+        for module in REGISTERING_MODULES:
+            importlib.import_module(module)
+    except BaseException:
+        _loaded = False  # a failed import is retried (and reported) on the next use
+        raise
 
 
 class _Registry(Mapping[str, Formulation]):

@@ -473,7 +473,7 @@ def _law(
     row = res.mechanism.probabilities[0]
     beta = row[D + 1 : 2 * D + 1]
     alpha = beta / beta.sum() if beta.sum() > 0 else np.full(D, 1.0 / D)
-    e = float(row[D]) if eta is None else float(eta)
+    e = float(res.solver_objective) if eta is None else float(eta)
     return e, float(res.solved_delta), alpha, res
 
 
@@ -555,8 +555,10 @@ def max_eta(D: int, *, epsilon: float, delta: float, events: Events = "all") -> 
     r"""The largest η for which a law (14) meets δ at ε, by LP in (β, η).
 
     ``events="all"``: the exact DP δ; ``"singleton"``: the paper's singleton δ (the inverse of
-    :func:`min_delta` in η). The LP value is reduced by a relative 1e-9 (safe direction: a
-    smaller η is more private) -- check a design with :func:`law_dp_delta`.
+    :func:`min_delta` in η). The LP (``"sadeghi-law-lp"``) is solved a relative
+    1e-6 inside δ, with ``events="all"``
+    certified by the verifier, and its η reduced by a relative 1e-9 (safe direction: a smaller
+    η is more private) -- check a design with :func:`law_dp_delta`.
 
     Examples
     --------

@@ -185,7 +185,13 @@ def kadam_figure8() -> CurveFigure:
     n, alpha, s2 = KADAM_FIG6["n"], KADAM_FIG6["alpha"], KADAM_FIG6["sigma2"]
     eps, shifts = 1.0, list(KADAM_COUNT_SHIFTS)
     opt = modulo.optimal_pmf(
-        n, epsilon=eps, delta=0.0, shifts=shifts, loss="error_rate", reading="paper", formulation="printed"
+        n,
+        epsilon=eps,
+        delta=0.0,
+        shifts=shifts,
+        loss="error_rate",
+        reading="paper",
+        formulation="printed",
     ).pmf
     pmfs = {
         "optimal (eps = 1, delta = 0)": opt,

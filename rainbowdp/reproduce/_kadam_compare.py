@@ -313,7 +313,12 @@ _COMPARISON: dict[tuple[str, str], _Comparison] = {
         "delta": 0.3,
         "mechs": ("geometric", "discrete_gaussian", "gumbel"),
     },
-    ("5", "b"): {"n": 7, "loss": "error_rate", "delta": 0.5, "mechs": ("geometric", "data_independent")},
+    ("5", "b"): {
+        "n": 7,
+        "loss": "error_rate",
+        "delta": 0.5,
+        "mechs": ("geometric", "data_independent"),
+    },
     # Fig. 7: (epsilon, delta) at a fixed distortion
     ("7", "a"): {
         "n": 8,

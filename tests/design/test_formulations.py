@@ -174,3 +174,21 @@ def test_fixed_leaks_reaches_the_printed_optimum_at_its_leak_set():
     assert leaks.sum() == 1
     polished = FORMULATIONS["kadam13-fixed-leaks"].solve(G, leaks=leaks, **kw)
     assert polished.objective == pytest.approx(printed.objective, abs=1e-9)
+
+
+def test_kadam_designers_name_a_bad_argument():
+    from rainbowdp.builders import circulant
+    from rainbowdp.design import kadam13_fixed_leaks, kadam15_min_delta
+    from rainbowdp.exceptions import ParameterTypeError
+
+    T = (np.arange(9)[None, :] - np.arange(9)[:, None]) % 9
+    G = circulant(8, [1, 2, 3], directed=True)
+    rho = 1.0 * (np.arange(9) > 0)
+    for bad in ("0.5", True):
+        with pytest.raises(ParameterTypeError, match="`max_distortion`"):
+            kadam15_min_delta(G, epsilon=1.5, tied=T, distortion=rho, max_distortion=bad)
+    for bad in (np.full(9, 0.5), ["a"] * 9, np.full(9, 2)):
+        with pytest.raises(ParameterTypeError, match="`leaks`"):
+            kadam13_fixed_leaks(G, epsilon=1.5, delta=0.0, tied=T, distortion=rho, leaks=bad)
+    with pytest.raises(ParameterError, match="`leaks`"):
+        kadam13_fixed_leaks(G, epsilon=1.5, delta=0.0, tied=T, distortion=rho, leaks=[0, 1])

@@ -192,18 +192,8 @@ def test_the_docs_example_family_meets_the_contract(monkeypatch):
 
 
 # ------------------------------------------------------------------------ parameter declarations
-#: Families whose module does not declare its parameters yet: their test is expected to fail.
-# INTEGRATION: empty this set once noise/modulo.py and noise/count.py declare `parameters`.
-PENDING_DECLARATIONS: set[str] = set()
-
-
 def _declaring(name):
-    marks = (
-        [pytest.mark.xfail(strict=True, reason="parameters not declared yet")]
-        if name in PENDING_DECLARATIONS
-        else []
-    )
-    return pytest.param(noise.FAMILIES[name], id=name, marks=marks)
+    return pytest.param(noise.FAMILIES[name], id=name)
 
 
 def _init_fields(cls):
