@@ -13,6 +13,18 @@ sections). Every figure is measured in this run:
     time (HiGHS's ``run``, timed by wrapping ``highspy.Highs.run``), total (the ``lp`` call,
     certification included) and the share of the total spent outside the solver; min and
     median of ``--repeats`` runs (one run where a run exceeds ``--long`` seconds; printed);
+``linprog``
+    ``design.lp`` against a direct user of HiGHS: ``scipy.optimize.linprog`` with
+    ``method="highs"`` and ``method="highs-ipm"`` on the SAME LP -- the matrix, right-hand
+    sides, bounds and objective of the model ``design.lp`` builds (A_ub / A_eq as
+    ``scipy.sparse`` arrays, as a numpy user would pass them) -- at 10², 10³, 10⁴ nodes (5 edges
+    per node, q = 5, ε = 1; ``--quick``: 10² and 3·10²) for δ = 0.01 and δ = 0. The three are
+    run in turn, ``--repeats`` times (one run each where a run exceeds ``--long`` seconds);
+    every run has the time cap
+    ``--cap`` (HiGHS's ``time_limit``) and a run stopped by it is printed as "> cap". The time
+    of ``design.lp`` is everything its caller waits for (build, solve, repair, certification),
+    split into build / solver / post-solve; min and median, and the ratio of the minima and of
+    the medians to each linprog method (< 1: ``design.lp`` is faster);
 ``milp``
     the MILP (definition, q = 3, ε = 0.5, δ = 0.1, utility "rank") on 10-50 nodes with the
     old settings (unit big-M, no warm start, the previous HiGHS options) and the new ones,
@@ -213,6 +225,147 @@ def scaling(args: argparse.Namespace) -> None:
                 print(f"{'':>7} |objective arrays - PuLP| = {diff:.1e}")
 
 
+# ---------------------------------------------------------------------------------- linprog
+class _Captured(Exception):
+    """Raised by :func:`lp_model` once the model is built (nothing is solved)."""
+
+
+def lp_model(G: RainbowGraph, delta: float) -> Any:
+    """The model ``design.lp`` builds for ``G`` (ε = 1, ``delta``), as built, not solved."""
+    highs = importlib.import_module("rainbowdp.design._highs")
+    real = highs.HighsModel.solve
+    box: list[Any] = []
+
+    def capture(self: Any, solver: Any, time_limit: Any) -> Any:
+        box.append(self)
+        raise _Captured
+
+    highs.HighsModel.solve = capture
+    try:
+        lp(G, epsilon=1.0, delta=delta, solver="highs")
+    except _Captured:
+        pass
+    finally:
+        highs.HighsModel.solve = real
+    return box[0]
+
+
+def linprog_args(model: Any) -> dict[str, Any]:
+    """``scipy.optimize.linprog`` arguments of the same LP: minimise -cost, A_ub / A_eq (CSR),
+    bounds as an (n, 2) array."""
+    model_mod = importlib.import_module("rainbowdp.design._model")
+    A = model.matrix().tocsr()
+    _, _, _, rs = model.rows()
+    rhs, sense = rs[0], rs[1]
+    lb, ub, _ = model.columns()
+    le, ge, eq = sense == model_mod.LE, sense == model_mod.GE, sense == model_mod.EQ
+    A_ub = A[np.flatnonzero(le | ge)]
+    sign = np.where(ge[le | ge], -1.0, 1.0)
+    from scipy.sparse import diags_array
+
+    return {
+        "c": -model.cost,
+        "A_ub": diags_array(sign) @ A_ub,
+        "b_ub": sign * rhs[le | ge],
+        "A_eq": A[np.flatnonzero(eq)] if eq.any() else None,
+        "b_eq": rhs[eq] if eq.any() else None,
+        "bounds": np.column_stack([lb, ub]),
+    }
+
+
+def run_linprog(args: dict[str, Any], method: str, cap: float) -> dict[str, Any]:
+    from scipy.optimize import linprog
+
+    t0 = time.perf_counter()
+    res = linprog(**args, method=method, options={"time_limit": cap})
+    total = time.perf_counter() - t0
+    if res.status != 0:
+        return {"total": math.inf, "objective": math.nan, "note": res.message}
+    return {"total": total, "objective": -res.fun}
+
+
+def run_design_lp(G: RainbowGraph, delta: float, cap: float) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    try:
+        r = lp(G, epsilon=1.0, delta=delta, solver="highs", time_limit=cap)
+    except SolverTimeLimitError:
+        return {"total": math.inf, "objective": math.nan}
+    total = time.perf_counter() - t0
+    ok = certify(r.mechanism, epsilon=1.0, delta=delta).verdict == "private"
+    return {
+        "total": total,
+        "build": r.build_seconds,
+        "solver": r.solve_seconds,
+        "post": total - r.build_seconds - r.solve_seconds,
+        "objective": r.objective,
+        "private": ok,
+        "repair": r.repair,
+    }
+
+
+def _one(v: float, cap: float, digits: int) -> str:
+    return f"> {cap:g}" if math.isinf(v) else f"{v:.{digits}f}"
+
+
+def _fmt(vals: list[float], cap: float, digits: int = 2) -> str:
+    lo, med = min(vals), statistics.median(vals)
+    return f"{_one(lo, cap, digits):>8} /{_one(med, cap, digits):>8}"
+
+
+def _ratio(a: list[float], b: list[float]) -> str:
+    def one(v: float) -> str:
+        return "-" if not math.isfinite(v) or v == 0 else f"{v:.2f}"
+
+    lo = min(a) / min(b) if math.isfinite(min(a)) else math.inf
+    return f"{one(lo):>6} /{one(statistics.median(a) / statistics.median(b)):>5}"
+
+
+def linprog_table(args: argparse.Namespace) -> None:
+    sizes = [100, 300] if args.quick else args.sizes
+    print(
+        f"\ndesign.lp vs scipy.optimize.linprog on the same LP (q = 5, 5 edges per node, "
+        f"epsilon = 1); seconds, min / median of {args.repeats} runs in turn (one where a run "
+        f"exceeds --long {args.long:g} s), time cap {args.cap:g} s per run; ratio = design.lp / "
+        "linprog (min / median)"
+    )
+    head = f"{'nodes':>6} {'delta':>5} {'runs':>4} {'design.lp':>18} {'build':>18}"
+    head += f" {'solver':>18} {'post-solve':>18} {'linprog highs':>18} {'ratio':>13}"
+    head += f" {'linprog ipm':>18} {'ratio':>13}  notes"
+    print(head)
+    warm = random_graph(20, 60, 5, seed=1)  # imports and first calls, outside the timings
+    lp(warm, epsilon=1.0, delta=0.01)
+    run_linprog(linprog_args(lp_model(warm, 0.01)), "highs-ipm", args.cap)
+    for n in sizes:
+        G = random_graph(n, 5 * n, 5, seed=0)
+        for dlt in (0.01, 0.0):
+            lpa = linprog_args(lp_model(G, dlt))
+            runs: dict[str, list[dict[str, Any]]] = {"lp": [], "highs": [], "highs-ipm": []}
+            while len(runs["lp"]) < args.repeats:
+                runs["lp"].append(run_design_lp(G, dlt, args.cap))
+                for meth in ("highs", "highs-ipm"):
+                    if len(runs[meth]) and runs[meth][0]["total"] > args.long:
+                        continue  # one run of a long method
+                    runs[meth].append(run_linprog(lpa, meth, args.cap))
+                if runs["lp"][0]["total"] > args.long:
+                    break
+            t = {k: [r["total"] for r in v] for k, v in runs.items()}
+            line = f"{n:>6} {dlt:>5g} {len(t['lp']):>4} {_fmt(t['lp'], args.cap)}"
+            done = [r for r in runs["lp"] if math.isfinite(r["total"])]
+            for key in ("build", "solver", "post"):
+                line += f" {_fmt([r[key] for r in done], args.cap, 3) if done else '-':>18}"
+            for meth in ("highs", "highs-ipm"):
+                line += f" {_fmt(t[meth], args.cap)} {_ratio(t['lp'], t[meth])}"
+            objs = [r["objective"] for rs in runs.values() for r in rs]
+            objs = [o for o in objs if math.isfinite(o)]
+            note = ""
+            if done:
+                note = f"  certified {all(r['private'] for r in done)}"
+                note += f", repair {max(r['repair'] for r in done):.1e}"
+            if len(objs) > 1:
+                note += f", objectives agree within {max(objs) - min(objs):.1e}"
+            print(line + note, flush=True)
+
+
 # ---------------------------------------------------------------------------------- MILP
 @contextmanager
 def milp_settings(new: bool) -> Iterator[None]:
@@ -317,7 +470,13 @@ def main() -> None:
     )
     ap.add_argument("--quick", action="store_true", help="smaller instances throughout")
     ap.add_argument(
-        "--parts", nargs="+", choices=("lp", "scaling", "milp"), default=["lp", "scaling", "milp"]
+        "--parts",
+        nargs="+",
+        choices=("lp", "scaling", "linprog", "milp"),
+        default=["lp", "scaling", "linprog", "milp"],
+    )
+    ap.add_argument(
+        "--cap", type=float, default=150.0, help="time cap of each linprog-part run (seconds)"
     )
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
@@ -340,6 +499,8 @@ def main() -> None:
         lp_table(args)
     if "scaling" in args.parts:
         scaling(args)
+    if "linprog" in args.parts:
+        linprog_table(args)
     if "milp" in args.parts:
         milp_table(args)
 

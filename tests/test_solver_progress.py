@@ -10,7 +10,7 @@ import numpy as np
 import pulp
 import pytest
 
-from rainbowdp import certify
+from rainbowdp import builders, certify
 from rainbowdp.design import console, lp, milp, solvers
 from rainbowdp.graph import RainbowGraph
 from rainbowdp.privacy import pdp_delta
@@ -99,7 +99,7 @@ def test_progress_lines_without_tqdm(capfd, monkeypatch, hard_graph):
 
 def test_progress_is_held_back_for_quick_solves(capfd):
     # the default delay: a solve of milliseconds shows nothing, on either stream
-    milp(RainbowGraph.line([0, 1], 3), epsilon=1.0, delta=0.1, progress=True)
+    milp(builders.line([0, 1], 3), epsilon=1.0, delta=0.1, progress=True)
     assert capfd.readouterr() == ("", "")
 
 
@@ -111,14 +111,14 @@ def test_progress_off_and_default_off_when_not_a_terminal(capfd, hard_graph):
 
 
 def test_msg_log_goes_to_stderr(capfd):
-    G = RainbowGraph.line([0, 1], 3)
+    G = builders.line([0, 1], 3)
     lp(G, epsilon=1.0, delta=0.1, msg=True)
     out, err = capfd.readouterr()
     assert out == "" and "HiGHS" in err
 
 
 def test_cbc_log_goes_to_stderr(capfd):
-    G = RainbowGraph.line([0, 1], 3)
+    G = builders.line([0, 1], 3)
     milp(G, epsilon=1.0, delta=0.1, solver="cbc", progress=True)
     out, err = capfd.readouterr()
     assert out == "" and "Cbc" in err
@@ -126,7 +126,7 @@ def test_cbc_log_goes_to_stderr(capfd):
 
 def test_a_callers_pulp_highs_writes_nothing_on_stdout(capfd):
     # PuLP makes its own highspy.Highs, whose banner would go to standard output: discarded
-    G = RainbowGraph.line([0, 1], 3)
+    G = builders.line([0, 1], 3)
     res = milp(G, epsilon=1.0, delta=0.1, solver=pulp.HiGHS(msg=False))
     assert res.status == "optimal"
     assert capfd.readouterr().out == ""
@@ -148,7 +148,7 @@ def test_highs_through_pulp_is_quiet_and_returns_the_incumbent(capfd, hard_graph
 @pytest.mark.parametrize("bad", ["yes", 1, 0.5])
 def test_bad_progress(bad):
     with pytest.raises(TypeError, match=rf"progress={bad!r}"):
-        lp(RainbowGraph.line([0, 1], 1), epsilon=1.0, progress=bad)
+        lp(builders.line([0, 1], 1), epsilon=1.0, progress=bad)
 
 
 @pytest.mark.parametrize("show", [True, False])

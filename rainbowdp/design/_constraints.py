@@ -225,7 +225,7 @@ def _selected(G: RainbowGraph, nodes: Any) -> np.ndarray:
     return mask
 
 
-def _rows(sel: np.ndarray, value: np.ndarray, other: float) -> np.ndarray:
+def _rows(sel: np.ndarray, value: np.ndarray | float, other: float) -> np.ndarray:
     return np.where(sel, value, other)
 
 
@@ -262,8 +262,8 @@ def answer_probability(
 
     Examples
     --------
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.count_path(2)
+    >>> from rainbowdp import builders
+    >>> G = builders.count_path(2)
     >>> c = answer_probability(G, 0.5, nodes=[0, 2])
     >>> c.A.toarray().tolist(), c.lower.tolist()
     ([[1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]], [0.5, -inf, 0.5])
@@ -276,6 +276,7 @@ def answer_probability(
     missing = sel & ~hit.any(axis=1)
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
+        assert g.answers is not None  # numeric_answers has checked it
         raise ParameterError(
             f"`answer_probability` needs every answer among the outputs; node {g.nodes[i]!r} has "
             f"answer {g.answers[i]!r}, which is not in G.outputs."
@@ -302,8 +303,8 @@ def zero_bias(G: RainbowGraph, *, nodes: Iterable | None = None) -> RowConstrain
 
     Examples
     --------
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> c = zero_bias(RainbowGraph.count_path(2))
+    >>> from rainbowdp import builders
+    >>> c = zero_bias(builders.count_path(2))
     >>> c.A.toarray()[1].tolist(), c.upper.tolist()
     ([-1.0, 0.0, 1.0], [0.0, 0.0, 0.0])
     """
@@ -340,8 +341,8 @@ def loss_cap(
 
     Examples
     --------
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> c = loss_cap(RainbowGraph.count_path(2), 0.5, loss="absolute")
+    >>> from rainbowdp import builders
+    >>> c = loss_cap(builders.count_path(2), 0.5, loss="absolute")
     >>> c.A.toarray()[0].tolist(), c.upper.tolist()
     ([0.0, 1.0, 2.0], [0.5, 0.5, 0.5])
     """
@@ -431,8 +432,8 @@ def support(
 
     Examples
     --------
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> c = support(RainbowGraph.count_path(3), 0, 1)
+    >>> from rainbowdp import builders
+    >>> c = support(builders.count_path(3), 0, 1)
     >>> c.A.toarray().astype(int).tolist()
     [[0, 0, 1, 1], [1, 0, 0, 1], [1, 1, 0, 0], [1, 1, 1, 0]]
     """
@@ -443,7 +444,7 @@ def support(
     sel = _selected(g, nodes)
     out = (v[None, :] < (a - lo_r)[:, None]) | (v[None, :] > (a + hi_r)[:, None])
     A = _dense_rows(sel, out.astype(np.float64))
-    scalar = np.ndim(below) == 0 and np.ndim(above) == 0
+    scalar = all(r is None or np.ndim(r) == 0 for r in (below, above))
     label = f"support(below={below!r}, above={above!r})" if scalar else "support"
     return RowConstraint(A, _rows(sel, 0.0, -math.inf), _rows(sel, 0.0, math.inf), label)
 

@@ -90,6 +90,9 @@ class HighsModel(ArrayModel):
         )
         if status == highspy.HighsStatus.kError:  # pragma: no cover - arrays built above
             raise solvers.SolverError(f"HiGHS rejected the model arrays ({status}).")
+        if self.skip_crossover(solver, int(index.size)):
+            for key, value in solvers.HIGHS_NO_CROSSOVER_OPTIONS.items():
+                h.setOptionValue(key, value)
         if self.start is not None and self.n_integer:
             h.setSolution(self.n_cols, np.arange(self.n_cols, dtype=np.int32), self.start)
         try:
@@ -108,6 +111,24 @@ class HighsModel(ArrayModel):
         )
         self._x = np.asarray(h.getSolution().col_value, dtype=np.float64)
         return out
+
+    def skip_crossover(self, solver: Any, nonzeros: int) -> bool:
+        """Whether to run HiGHS's interior-point method without crossover: an LP whose designer
+        needs no vertex (:attr:`vertex` false), of at least
+        :data:`~rainbowdp.design.solvers.NO_CROSSOVER_NONZEROS` nonzeros, solved by the
+        interior-point method (:data:`~rainbowdp.design.solvers.HIGHS_LP_OPTIONS`).
+
+        The interior point is then primal feasible to HiGHS's tolerance (residuals of the order
+        of 1e-15 on the designers' LPs), and with the optimality tolerance of
+        :data:`~rainbowdp.design.solvers.HIGHS_NO_CROSSOVER_OPTIONS` within about 1e-12
+        (relative) of the optimum, the order of the safety margin; the designer repairs it by
+        mixing and certifies it exactly like a vertex. Crossover is the last 5-10 % of the
+        solve on the LPs of docs/scaling.md; the tighter tolerance costs one or two cheap
+        interior-point iterations.
+        """
+        if self.vertex or self.n_integer or nonzeros < solvers.NO_CROSSOVER_NONZEROS:
+            return False
+        return bool(solvers.highs_options(solver).get("solver") == "ipm")
 
     def values(self, ids: np.ndarray) -> np.ndarray:
         if self._x is None or self._x.size != self.n_cols:

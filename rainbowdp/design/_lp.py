@@ -40,11 +40,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pulp
 
 from .._verify.exact import enclose_exp, unproven
 from .._verify.repair import dp_mixing_bound, proves_dp
@@ -83,6 +82,9 @@ from ._tying import (
     split,
     unique_pairs,
 )
+
+if TYPE_CHECKING:  # PuLP is optional: imported only by the solvers that need it
+    import pulp
 
 __all__ = ["hockey_stick_rows", "lp", "ratio_rows"]
 
@@ -171,7 +173,12 @@ def lp(
     if the exact verifier still rejects it (a constraint broken at the solver's tolerance,
     ~1e-9), the free rows are mixed with the uniform distribution, :math:`(1-λ)P + λU`, with the
     smallest λ that the exact verifier accepts (without fixed rows a closed-form λ is guaranteed
-    to work; see ``docs/design.md``). The utility lost is ``result.repair``.
+    to work; see ``docs/design.md``). The utility lost is ``result.repair``. Without fixed rows
+    the mixing is tried first and kept when λ is at most
+    :data:`~rainbowdp.design._model.CHEAP_MIXING`; with fixed rows (or a larger λ) the solver's
+    vertex is first refined to full precision. A large model without fixed rows needs no vertex,
+    so HiGHS's interior-point method runs without crossover
+    (:data:`~rainbowdp.design.solvers.NO_CROSSOVER_NONZEROS`, docs/scaling.md).
 
     With ``constraints`` there is no mixing (it would break equalities such as
     :math:`P_d(a(d)) = \eta`): if the refined solver point is not proved private, the model is
@@ -188,8 +195,8 @@ def lp(
     A binary line with node 0 fixed: the optimum climbs by the factor e^ε per edge.
 
     >>> import math
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.line(["yes", "no"], 3)
+    >>> from rainbowdp import builders
+    >>> G = builders.line(["yes", "no"], 3)
     >>> res = lp(G, epsilon=math.log(2), fixed={0: [0.1, 0.9]})
     >>> res.mechanism.probabilities[:, 0].round(6).tolist()
     [0.1, 0.2, 0.4, 0.7]
@@ -205,29 +212,15 @@ def lp(
         solver, time_limit=time_limit, msg=msg, lp=True, progress=console.show_progress(progress)
     )
     tl = None if time_limit is None else float(time_limit)
-    x = math.exp(eps)
-
-    # Two fixed neighbours are data, not decisions: check them before building anything.
-    fa, fb = fixed_fixed_pairs(g, fixed_mask)
-    if fa.size:  # decided as the result will be: proved (eps, delta)-close, or infeasible
-        bad, _, _ = unproven(
-            fixed_values, np.column_stack([fa, fb]), enclose_exp(eps), dlt, one_way=True
-        )
-        if bad.any():
-            h = np.maximum(fixed_values[fa] - x * fixed_values[fb], 0.0).sum(axis=1)
-            worst = int(np.flatnonzero(bad)[np.argmax(h[bad])])
-            u, w = g.nodes[int(fa[worst])], g.nodes[int(fb[worst])]
-            raise InfeasibleDesignError(
-                f"the fixed rows of neighbours {u!r} and {w!r} are not ({eps:g}, {dlt:g})-close "
-                f"(hockey-stick divergence {h[worst]:.6g} > delta={dlt:g}); no mechanism can "
-                "satisfy `fixed`."
-            )
-
+    check_fixed_neighbours(g, fixed_mask, fixed_values, eps, dlt)
     side = prepare_constraints(g, cons, fixed_mask, fixed_values, lower, T) if cons else None
 
     def build_and_solve(x_m: float, dlt_m: float) -> tuple:
         t0 = time.perf_counter()
         mb = new_model("rainbowdp_lp", slv)
+        # Repaired by mixing alone (no vertex needed) unless refinement may be needed: side
+        # constraints forbid mixing, and mixing cannot move a fixed row.
+        mb.vertex = side is not None or bool(fixed_mask.any())
         cols = constrained_columns(mb, fixed_mask, fixed_values, lower, upper, T, side)
         blocks = pair_blocks(cols, *directed_pairs(g, fixed_mask))
         if dlt > 0:
@@ -252,18 +245,9 @@ def lp(
         eps_s, dlt_s = safety_margin(eps, dlt, rel)
         lam = 0.0
     else:
-        # Solve with a safety margin (docs/design.md), so that the solver's vertex is private
-        # with room to spare in exact arithmetic; if the margin makes it infeasible (fixed rows
-        # that are exactly at the limit), solve at the requested parameters and rely on the
-        # repair.
-        eps_s, dlt_s = safety_margin(eps, dlt)
-        try:
-            mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), dlt_s)
-        except InfeasibleDesignError:
-            if (eps_s, dlt_s) == (min(eps, EPS_MODEL_MAX), dlt):
-                raise
-            eps_s, dlt_s = min(eps, EPS_MODEL_MAX), dlt
-            mb, col, out, P, solver_obj, build = build_and_solve(math.exp(eps_s), dlt)
+        eps_s, dlt_s, (mb, col, out, P, solver_obj, build) = solve_with_margin(
+            build_and_solve, eps, dlt
+        )
         aa, bb = all_pairs(g)
         P2, lam = repair_solution(
             mb,
@@ -277,6 +261,7 @@ def lp(
             what=f"({eps:g}, {dlt:g})-DP",
             equalise=(eps == 0 and dlt == 0),
             snap=True,
+            mix_first=True,
         )
     M = Mechanism(g, P2)
     return design_result(
@@ -295,6 +280,47 @@ def lp(
         solved_epsilon=eps_s,
         solved_delta=dlt_s,
     )
+
+
+def check_fixed_neighbours(
+    G: RainbowGraph, fixed_mask: np.ndarray, fixed_values: np.ndarray, eps: float, dlt: float
+) -> None:
+    """Two fixed neighbours are data, not decisions: decided before anything is built, as the
+    result will be -- proved (ε, δ)-close in exact arithmetic, or
+    :class:`~rainbowdp.exceptions.InfeasibleDesignError` naming the worst pair."""
+    fa, fb = fixed_fixed_pairs(G, fixed_mask)
+    if not fa.size:
+        return
+    bad, _, _ = unproven(
+        fixed_values, np.column_stack([fa, fb]), enclose_exp(eps), dlt, one_way=True
+    )
+    if bad.any():
+        h = np.maximum(fixed_values[fa] - math.exp(eps) * fixed_values[fb], 0.0).sum(axis=1)
+        worst = int(np.flatnonzero(bad)[np.argmax(h[bad])])
+        u, w = G.nodes[int(fa[worst])], G.nodes[int(fb[worst])]
+        raise InfeasibleDesignError(
+            f"the fixed rows of neighbours {u!r} and {w!r} are not ({eps:g}, {dlt:g})-close "
+            f"(hockey-stick divergence {h[worst]:.6g} > delta={dlt:g}); no mechanism can "
+            "satisfy `fixed`."
+        )
+
+
+def solve_with_margin(
+    build_and_solve: Callable[[float, float], tuple], eps: float, dlt: float
+) -> tuple[float, float, tuple]:
+    """``(ε_s, δ_s, build_and_solve(e^ε_s, δ_s))`` at the safety margin (docs/design.md), so
+    that the solver's point is private with room to spare in exact arithmetic; if the margin
+    makes the model infeasible (fixed rows exactly at the limit), solved at the requested
+    parameters (ε capped at :data:`~rainbowdp.design._model.EPS_MODEL_MAX`), relying on the
+    repair."""
+    eps_s, dlt_s = safety_margin(eps, dlt)
+    try:
+        return eps_s, dlt_s, build_and_solve(math.exp(eps_s), dlt_s)
+    except InfeasibleDesignError:
+        if (eps_s, dlt_s) == (min(eps, EPS_MODEL_MAX), dlt):
+            raise
+    eps_s = min(eps, EPS_MODEL_MAX)
+    return eps_s, dlt, build_and_solve(math.exp(eps_s), dlt)
 
 
 # ---------------------------------------------------------------------------------- privacy rows
@@ -361,6 +387,7 @@ def ratio_rows(
         )
     if delta_col is not None:
         live |= const > 0
+    tag: tuple
     if cols.merge_orbits:
         tag = ("dp", fi[live], si[live])
     else:

@@ -18,7 +18,6 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import pulp
 
 from .._verify.repair import repair
 from ..exceptions import NotPrivateError
@@ -55,8 +54,9 @@ def fixed_fixed_pairs(G: RainbowGraph, fixed_mask: np.ndarray) -> tuple[np.ndarr
 
 
 # ---------------------------------------------------------------------------------- model
-#: Row senses (PuLP's values, so that a PuLP row and an array row read the same).
-LE, EQ, GE = pulp.LpConstraintLE, pulp.LpConstraintEQ, pulp.LpConstraintGE
+#: Row senses (PuLP's values ``LpConstraintLE``, ``LpConstraintEQ``, ``LpConstraintGE``, so
+#: that a PuLP row and an array row read the same; PuLP is not imported for them).
+LE, EQ, GE = -1, 0, 1
 
 #: Names of a block of rows or columns: ``(prefix, *index arrays)``, spelled out by
 #: :func:`names` only by a model that needs names (PuLP's); the arrays path never makes them.
@@ -86,6 +86,10 @@ class ArrayModel:
         self.cost = np.zeros(0)
         #: A feasible point to start from (all columns), or ``None`` (:meth:`set_start`).
         self.start: np.ndarray | None = None
+        #: Whether the solver must return a vertex (a basic solution), as :meth:`refine` needs.
+        #: A designer that repairs the point by mixing alone sets it to ``False``; a large LP
+        #: is then solved without crossover (``solvers.NO_CROSSOVER_NONZEROS``).
+        self.vertex = True
 
     # -- filled by the designers -------------------------------------------------------------
     def add_columns(
@@ -264,11 +268,13 @@ class ModelBuilder(ArrayModel):
 
     def __init__(self, name: str) -> None:
         super().__init__(name)
-        self.prob = pulp.LpProblem(name, pulp.LpMaximize)
-        self.vars: list[pulp.LpVariable] = []
-        self._rows: dict[str, pulp.LpConstraint] = {}
+        self._pulp = solvers._pulp()  # imported here: only this model needs PuLP
+        self.prob = self._pulp.LpProblem(name, self._pulp.LpMaximize)
+        self.vars: list[Any] = []
+        self._rows: dict[str, Any] = {}
 
     def _new_columns(self, tag: Tag, lower: np.ndarray, upper: np.ndarray, binary: bool) -> None:
+        pulp = self._pulp
         add = self.prob.add_variable
         nms = names(*tag)
         if binary:
@@ -285,8 +291,8 @@ class ModelBuilder(ArrayModel):
         self, tag: Tag, idx: np.ndarray, coef: np.ndarray, sense: int, rhs: np.ndarray
     ) -> None:
         V = self.vars
-        Expr = pulp.LpAffineExpression
-        Con = pulp.LpConstraint
+        Expr = self._pulp.LpAffineExpression
+        Con = self._pulp.LpConstraint
         rows = self._rows
         nms = names(*tag)
         if np.all(idx >= 0):
@@ -300,7 +306,7 @@ class ModelBuilder(ArrayModel):
     def _new_objective(self, cost: np.ndarray) -> None:
         V = self.vars
         nz = np.flatnonzero(cost)
-        expr = pulp.LpAffineExpression(
+        expr = self._pulp.LpAffineExpression(
             [(V[i], c) for i, c in zip(nz.tolist(), cost[nz].tolist(), strict=True)]
         )
         self.prob.setObjective(expr)
@@ -452,6 +458,12 @@ def solve_model(
     return out, P, float((U * P).sum()), build
 
 
+#: Mixing weight up to which the certified mixing of the solver's point is kept without trying
+#: the refinement of the vertex (:func:`repair_solution` with ``mix_first``): the utility it
+#: gives up is at most this fraction of the utility range of a row.
+CHEAP_MIXING = 1e-9
+
+
 def repair_solution(
     mb: ArrayModel,
     col: np.ndarray,
@@ -465,11 +477,30 @@ def repair_solution(
     what: str,
     equalise: bool = False,
     snap: bool = False,
+    mix_first: bool = False,
 ) -> tuple[np.ndarray, float]:
     """:func:`rainbowdp._verify.repair.repair`, after first trying the solver's vertex refined to
-    full precision."""
+    full precision.
+
+    With ``mix_first`` and no fixed rows (the closed-form mixing weight then always repairs),
+    the certified repair of the solver's point comes first and is kept when its weight is at
+    most :data:`CHEAP_MIXING`, or when the model has no vertex to refine (``mb.vertex`` false);
+    the refinement (a least-squares solve on the active set, the costly step on large models)
+    runs only otherwise. Either way the point returned is the one ``ok`` -- the exact
+    verifier -- accepted.
+    """
     if ok(P):
         return P, 0.0
+    first: tuple[np.ndarray, float] | None = None
+    if mix_first and not fixed_mask.any():
+        try:
+            first = repair(
+                G, P, fixed_mask, ok, start=start(P), what=what, equalise=equalise, snap=snap
+            )
+        except NotPrivateError:  # pragma: no cover - the closed-form weight always repairs
+            first = None
+        if first is not None and (not mb.vertex or not first[1] > CHEAP_MIXING):
+            return first  # (a NaN weight: rows equalised at epsilon = delta = 0)
     try:
         x = mb.refine()
     except (ValueError, np.linalg.LinAlgError):  # pragma: no cover - numerical failure
@@ -482,6 +513,8 @@ def repair_solution(
             )
         except NotPrivateError:
             pass
+    if first is not None:
+        return first
     return repair(G, P, fixed_mask, ok, start=start(P), what=what, equalise=equalise, snap=snap)
 
 

@@ -95,8 +95,8 @@ def utility_matrix(G: RainbowGraph, utility: Any = "accuracy") -> np.ndarray:
 
     Examples
     --------
-    >>> from rainbowdp.graph import RainbowGraph
-    >>> G = RainbowGraph.count_path(2)
+    >>> from rainbowdp import builders
+    >>> G = builders.count_path(2)
     >>> utility_matrix(G, "accuracy").tolist()
     [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     >>> utility_matrix(G, "rank")[1].tolist()

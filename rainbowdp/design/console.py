@@ -101,7 +101,7 @@ def quiet_highs() -> Any:
     cls = _QUIET.get(id(highspy.Highs))
     if cls is None:
 
-        class QuietHighs(highspy.Highs):  # type: ignore[misc, name-defined]
+        class QuietHighs(highspy.Highs):
             """highspy's Highs, its log switched off before its first call into HiGHS."""
 
             def enableCallbacks(self) -> None:

@@ -1,16 +1,21 @@
 r"""Solver choice, time limits, logs and the mapping of solver statuses to exceptions.
 
-The design problems of :mod:`rainbowdp.design` are modelled with PuLP and handed to one of:
+The design problems of :mod:`rainbowdp.design` are built as arrays and handed to one of:
 
 ``"highs"``
     HiGHS through its Python interface :mod:`highspy`. The default when :mod:`highspy` is
     installed (``pip install rainbowdp[highs]``). The designers hand it the model as arrays
     (one sparse matrix, :mod:`rainbowdp.design._highs`), without PuLP; :func:`make_solver`
     returns a :class:`HighsArrays`, which is also an ordinary ``pulp.HiGHS`` for a PuLP
-    problem.
+    problem when PuLP is installed.
 ``"cbc"``
-    COIN-OR CBC: a ``cbc`` executable on the ``PATH`` (``pulp.COIN_CMD``) if there is one, else the
-    binary bundled with PuLP (``pulp.PULP_CBC_CMD``). The fallback default.
+    COIN-OR CBC through PuLP (a dependency of rainbowdp): a ``cbc`` executable on the
+    ``PATH`` (``pulp.COIN_CMD``) if there is one, else the binary bundled with PuLP
+    (``pulp.PULP_CBC_CMD``). The fallback default.
+
+Neither PuLP nor :mod:`highspy` is imported with this module: each is imported by the first
+call that needs it, and a missing one raises
+:class:`~rainbowdp.exceptions.SolverNotAvailableError` naming the extra that installs it.
 any ``pulp.LpSolver`` instance
     e.g. ``pulp.GUROBI(msg=False)``, ``pulp.CPLEX_CMD()`` or ``pulp.HiGHS(...)`` (HiGHS through
     PuLP, with its callbacks and options), used as configured by the caller through PuLP (a
@@ -51,13 +56,14 @@ design functions.
 from __future__ import annotations
 
 import copy
+import functools
 import math
+import sys
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-import pulp
 
 from .._validation import check_nonnegative_float
 from ..exceptions import (
@@ -73,7 +79,10 @@ from . import console
 __all__ = [
     "HIGHS_LP_OPTIONS",
     "HIGHS_MIP_OPTIONS",
+    "HIGHS_NO_CROSSOVER_OPTIONS",
     "HIGHS_OPTIONS",
+    "NO_CROSSOVER_NONZEROS",
+    "PULP_INSTALL_HINT",
     "SOLVER_NAMES",
     "HighsArrays",
     "SolveOutcome",
@@ -102,8 +111,28 @@ HIGHS_OPTIONS = {
 
 #: Options added for a pure LP (``make_solver(..., lp=True)``): HiGHS's interior-point method
 #: with crossover (a basic optimal solution), an order of magnitude faster than simplex on the
-#: degenerate privacy LPs of large graphs (docs/design.md, "Solvers").
+#: degenerate privacy LPs of large graphs (docs/design.md, "Solvers"; docs/scaling.md: at 10^3
+#: nodes and δ = 0, 1.2 s against 30 s for HiGHS's choice, dual simplex). A model
+#: that needs no vertex (:attr:`rainbowdp.design._model.ArrayModel.vertex` false) of at least
+#: :data:`NO_CROSSOVER_NONZEROS` nonzeros is solved without crossover
+#: (:mod:`rainbowdp.design._highs`).
 HIGHS_LP_OPTIONS = {"solver": "ipm", "run_crossover": "on"}
+
+#: Size (nonzeros of the constraint matrix) from which an LP that needs no vertex skips the
+#: interior-point method's crossover: its point is then repaired by mixing and certified like a
+#: vertex (docs/scaling.md, "The LP against scipy's linprog").
+NO_CROSSOVER_NONZEROS = 10_000
+
+#: Options of an LP solved without crossover: no crossover; the interior-point method's
+#: relative optimality tolerance tightened from HiGHS's 1e-8 to 1e-10, so that the objective
+#: is within about 1e-12 (relative) of the optimum; no presolve, which reduces nothing on the
+#: privacy LPs (rows P_a(v) - x P_b(v) <= 0 and budgets) and cost 10-15 % of the solve at
+#: δ = 0 (docs/scaling.md).
+HIGHS_NO_CROSSOVER_OPTIONS: dict[str, Any] = {
+    "run_crossover": "off",
+    "ipm_optimality_tolerance": 1e-10,
+    "presolve": "off",
+}
 
 #: Options added for a MILP (``make_solver(..., lp=False)``); see docs/design.md ("Solvers") for
 #: the measurements behind the choice.
@@ -113,44 +142,121 @@ HIGHS_MIP_OPTIONS: dict[str, Any] = {}
 CBC_GAP_REL = 1e-9
 
 
-class HighsArrays(pulp.HiGHS):
+#: How to install PuLP (CBC and PuLP's solver objects), named in the messages when it is missing
+#: (it is a dependency of rainbowdp: missing only from an installation without them).
+PULP_INSTALL_HINT = "pip install pulp"
+
+
+def _pulp() -> Any:
+    """:mod:`pulp`, imported on first use (the designers' HiGHS path needs no PuLP).
+
+    Raises
+    ------
+    SolverNotAvailableError
+        If PuLP is not installed; the message names the extra that installs it.
+    """
+    try:
+        import pulp
+    except ImportError as exc:
+        raise SolverNotAvailableError(
+            f"solver='cbc' and PuLP solver objects need PuLP, which is not installed "
+            f"({PULP_INSTALL_HINT}); solver='highs' needs only highspy."
+        ) from exc
+    return pulp
+
+
+def _pulp_solver_class() -> Any:
+    """``pulp.LpSolver`` if PuLP has been imported, else ``None``: an object cannot be a PuLP
+    solver unless PuLP is loaded, so a solver argument is classified without importing it."""
+    mod = sys.modules.get("pulp")
+    return None if mod is None else mod.LpSolver
+
+
+class HighsArrays:
     """HiGHS as configured by :func:`make_solver` for ``solver="highs"``.
 
     The designers of :mod:`rainbowdp.design` give it their model as arrays
-    (:class:`rainbowdp.design._highs.HighsModel`, options from :func:`highs_options`); to
-    anything else it is the ``pulp.HiGHS`` it derives from, made silent from the start
-    (:func:`rainbowdp.design.console.quiet_highs`), its log and progress on standard error. A
-    ``pulp.HiGHS`` object passed as ``solver`` takes the PuLP path.
+    (:class:`rainbowdp.design._highs.HighsModel`, options from :func:`highs_options`); it
+    carries the settings of a ``pulp.HiGHS`` (``msg``, ``timeLimit``, ``gapRel``, ``gapAbs``,
+    ``threads``, ``optionsDict``) without needing PuLP. When PuLP is installed,
+    :func:`make_solver` returns a subclass that is also a ``pulp.HiGHS``
+    (:func:`_pulp_highs_arrays`), so that a PuLP problem can be solved with it too, made silent
+    from the start (:func:`rainbowdp.design.console.quiet_highs`), its log and progress on
+    standard error. A ``pulp.HiGHS`` object passed as ``solver`` takes the PuLP path.
 
     ``progress`` (set by :func:`make_solver`): show the solve's progress on standard error.
     """
 
+    name = "HiGHS"
     progress: bool = False
-    _log: console.HighsLog | None = None
 
-    def createAndConfigureSolver(self, lp: pulp.LpProblem) -> None:
-        """PuLP's hook: the ``highspy.Highs`` of a PuLP problem, quiet and configured as the
-        arrays path configures its own (:func:`open_highs`)."""
-        lp.solverModel, self._log = open_highs(self, mip=bool(lp.isMIP()), sign=-1.0)
-        if self.callbackTuple:
-            lp.solverModel.setCallback(*self.callbackTuple)
-        for cb_type in self.callbacksToActivate or ():
-            lp.solverModel.startCallback(cb_type)
+    def __init__(
+        self,
+        msg: bool = False,
+        timeLimit: float | None = None,
+        gapRel: float | None = None,
+        gapAbs: float | None = None,
+        threads: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.msg = msg
+        self.timeLimit = timeLimit
+        self.gapRel = gapRel
+        self.gapAbs = gapAbs
+        self.threads = threads
+        self.optionsDict = options
+
+    def available(self) -> bool:
+        """Whether :mod:`highspy` can be imported."""
+        return _highs_available()
 
     def close_log(self) -> None:
-        """End the progress display of the last PuLP solve."""
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+        """End the progress display of the last PuLP solve (none without PuLP)."""
 
 
-#: Whether this PuLP makes its HiGHS object in ``HiGHS.createAndConfigureSolver`` (the hook
-#: :class:`HighsArrays` overrides); without it, :func:`solve` catches HiGHS's standard output at
-#: the file-descriptor level instead.
-_PULP_HIGHS_HOOK = hasattr(pulp.HiGHS, "createAndConfigureSolver")
+@functools.cache
+def _pulp_highs_arrays() -> type[HighsArrays] | None:
+    """:class:`HighsArrays` that is also a ``pulp.HiGHS`` (made once, when PuLP is installed),
+    or ``None`` without PuLP."""
+    try:
+        import pulp
+    except ImportError:
+        return None
+
+    class PulpHighsArrays(HighsArrays, pulp.HiGHS):
+        """:class:`HighsArrays` as a ``pulp.HiGHS`` too (PuLP's ``HiGHS`` settings and hooks)."""
+
+        _log: console.HighsLog | None = None
+
+        def __init__(self, **kwargs: Any) -> None:
+            pulp.HiGHS.__init__(self, **kwargs)
+
+        def createAndConfigureSolver(self, lp: Any) -> None:
+            """PuLP's hook: the ``highspy.Highs`` of a PuLP problem, quiet and configured as
+            the arrays path configures its own (:func:`open_highs`)."""
+            lp.solverModel, self._log = open_highs(self, mip=bool(lp.isMIP()), sign=-1.0)
+            if self.callbackTuple:
+                lp.solverModel.setCallback(*self.callbackTuple)
+            for cb_type in self.callbacksToActivate or ():
+                lp.solverModel.startCallback(cb_type)
+
+        def close_log(self) -> None:
+            """End the progress display of the last PuLP solve."""
+            if self._log is not None:
+                self._log.close()
+                self._log = None
+
+    return PulpHighsArrays
 
 
-def open_highs(solver: pulp.HiGHS, *, mip: bool, sign: float = 1.0) -> tuple[Any, Any]:
+def _pulp_highs_hook() -> bool:
+    """Whether this PuLP makes its HiGHS object in ``HiGHS.createAndConfigureSolver`` (the hook
+    :class:`HighsArrays` overrides); without it, :func:`solve` catches HiGHS's standard output
+    at the file-descriptor level instead."""
+    return hasattr(_pulp().HiGHS, "createAndConfigureSolver")
+
+
+def open_highs(solver: Any, *, mip: bool, sign: float = 1.0) -> tuple[Any, Any]:
     """A silent ``highspy.Highs`` with the options of ``solver`` (:func:`highs_options`) and
     its :class:`~rainbowdp.design.console.HighsLog`: the log lines on standard error with
     ``solver.msg``; with ``solver.progress``, a MILP's bar (tqdm) or the log lines after
@@ -173,7 +279,7 @@ def open_highs(solver: pulp.HiGHS, *, mip: bool, sign: float = 1.0) -> tuple[Any
     return h, log
 
 
-def highs_options(solver: pulp.HiGHS) -> dict[str, Any]:
+def highs_options(solver: Any) -> dict[str, Any]:
     """The HiGHS options a ``pulp.HiGHS`` object sets, as ``{name: value}`` for
     ``Highs.setOptionValue`` (log, gaps, threads, time limit, then its own options).
 
@@ -200,15 +306,24 @@ def highs_options(solver: pulp.HiGHS) -> dict[str, Any]:
 
 
 def _highs_available() -> bool:
+    """Whether :mod:`highspy` can be imported (imported here, not when this module is)."""
     try:
-        return bool(pulp.HiGHS(msg=False).available())
-    except Exception:  # pragma: no cover - depends on the installation
+        import highspy  # noqa: F401
+    except ImportError:
         return False
+    return True
 
 
-def _cbc(msg: bool, time_limit: float | None) -> pulp.LpSolver:
+def _cbc(msg: bool, time_limit: float | None) -> Any:
     """CBC: the system executable when present, otherwise the binary bundled with PuLP (its log,
-    with ``msg``, goes to standard error: :func:`solve`)."""
+    with ``msg``, goes to standard error: :func:`solve`).
+
+    Raises
+    ------
+    SolverNotAvailableError
+        If PuLP is not installed.
+    """
+    pulp = _pulp()
     system = pulp.COIN_CMD(msg=msg, timeLimit=time_limit, gapRel=CBC_GAP_REL, gapAbs=CBC_GAP_REL)
     if system.available():
         return system
@@ -231,8 +346,11 @@ def available_solvers() -> list[str]:
     names = []
     if _highs_available():
         names.append("highs")
-    if _cbc(False, None).available():
-        names.append("cbc")
+    try:
+        if _cbc(False, None).available():
+            names.append("cbc")
+    except SolverNotAvailableError:  # no PuLP
+        pass
     return names
 
 
@@ -265,8 +383,8 @@ def make_solver(
     msg: bool = False,
     lp: bool = False,
     progress: bool = False,
-) -> pulp.LpSolver:
-    r"""Build the PuLP solver object for a ``solver`` argument.
+) -> Any:
+    r"""Build the solver object for a ``solver`` argument.
 
     Parameters
     ----------
@@ -288,12 +406,15 @@ def make_solver(
 
     Returns
     -------
-    pulp.LpSolver
+    HighsArrays or pulp.LpSolver
+        For ``"highs"`` a :class:`HighsArrays` (also a ``pulp.HiGHS`` when PuLP is installed);
+        for ``"cbc"`` PuLP's CBC object; a solver object as given (or its copy).
 
     Raises
     ------
     SolverNotAvailableError
-        If the named solver is not installed, or the solver object reports it is unavailable.
+        If the named solver is not installed (``"cbc"`` needs PuLP: the message says how to
+        install it), or the solver object reports it is unavailable.
     ValueError, TypeError
         On an unknown name, a non-solver object or a bad ``time_limit``.
 
@@ -301,6 +422,7 @@ def make_solver(
     --------
     >>> type(make_solver("cbc")).__name__ in ("COIN_CMD", "PULP_CBC_CMD")
     True
+    >>> import pulp
     >>> isinstance(make_solver("highs"), pulp.HiGHS)  # HighsArrays, a pulp.HiGHS too
     True
     >>> make_solver("glpk")  # doctest: +ELLIPSIS
@@ -324,7 +446,8 @@ def make_solver(
                     "pip install rainbowdp[highs]); it is not installed. Use solver='cbc'."
                 )
             extra = HIGHS_LP_OPTIONS if lp else HIGHS_MIP_OPTIONS
-            made = HighsArrays(msg=msg, timeLimit=t, **HIGHS_OPTIONS, **extra)
+            cls: Callable[..., HighsArrays] = _pulp_highs_arrays() or HighsArrays
+            made = cls(msg=msg, timeLimit=t, **HIGHS_OPTIONS, **extra)
             made.progress = progress
             return made
         if name == "cbc":
@@ -339,7 +462,8 @@ def make_solver(
             f"`solver` must be one of {SOLVER_NAMES} or a pulp solver object, got "
             f"solver={solver!r}."
         )
-    if isinstance(solver, pulp.LpSolver):
+    lp_solver = _pulp_solver_class()
+    if lp_solver is not None and isinstance(solver, lp_solver):
         if not solver.available():
             raise SolverNotAvailableError(
                 f"`solver` {type(solver).__name__} is not available on "
@@ -369,7 +493,7 @@ class SolveOutcome:
     bound: float | None = None
 
 
-def _highs_status(prob: pulp.LpProblem) -> str | None:
+def _highs_status(prob: Any) -> str | None:
     model = getattr(prob, "solverModel", None)
     if model is None or not hasattr(model, "getModelStatus"):
         return None
@@ -443,8 +567,8 @@ def highs_outcome(
 
 
 def solve(
-    prob: pulp.LpProblem,
-    solver: pulp.LpSolver,
+    prob: Any,
+    solver: Any,
     *,
     time_limit: float | None = None,
 ) -> SolveOutcome:
@@ -478,6 +602,7 @@ def solve(
 
     Examples
     --------
+    >>> import pulp
     >>> prob = pulp.LpProblem("demo", pulp.LpMaximize)
     >>> x = prob.add_variable("x", 0, 1)
     >>> prob += x
@@ -489,11 +614,12 @@ def solve(
     ...
     rainbowdp.exceptions.InfeasibleDesignError: the design problem is infeasible (solver ...
     """
+    pulp = _pulp()
     name = "HiGHS" if isinstance(solver, HighsArrays) else type(solver).__name__
     mip = bool(prob.isMIP())
     t0 = time.perf_counter()
     try:
-        if isinstance(solver, HighsArrays) and _PULP_HIGHS_HOOK:  # quiet at the source
+        if isinstance(solver, HighsArrays) and _pulp_highs_hook():  # quiet at the source
             try:
                 prob.solve(solver)
             finally:

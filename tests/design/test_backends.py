@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rainbowdp import certify
+from rainbowdp import builders, certify
 from rainbowdp.design import RowConstraint, lp, milp, solvers
 from rainbowdp.design._backend import new_model
 from rainbowdp.design._highs import HighsModel
@@ -157,7 +157,7 @@ def test_arrays_sum_repeated_entries_like_pulp():
 
 
 def test_arrays_map_statuses_like_pulp(monkeypatch):
-    G = RainbowGraph.line([0, 1], 2)
+    G = builders.line([0, 1], 2)
     with pytest.raises(InfeasibleDesignError, match="HiGHS model status 'Infeasible'"):
         lp(G, epsilon=0.1, fixed={0: [1.0, 0.0]}, bounds={1: ([0.0, 0.5], None)})
     g = nx.random_regular_graph(4, 40, seed=1)
@@ -194,3 +194,34 @@ def test_without_highspy_the_pulp_path_works():
         [sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
+
+
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(
+    G=rainbow_graphs(max_nodes=6, max_outputs=4, connected=True),
+    eps=st.sampled_from([0.0, 0.3, 1.0]),
+    dlt=st.sampled_from([0.0, 0.02]),
+)
+def test_lp_without_crossover_matches_the_vertex(G, eps, dlt):
+    # Large LPs that need no vertex skip the crossover (solvers.NO_CROSSOVER_NONZEROS); with the
+    # threshold at 0 every such model does: the interior point certifies and its utility is
+    # the vertex's within the interior-point method's tolerance.
+    vertex = lp(G, epsilon=eps, delta=dlt, utility="rank")
+    seen: list[bool] = []
+    real = HighsModel.skip_crossover
+
+    def spy(self, solver, nonzeros):
+        seen.append(real(self, solver, nonzeros))
+        return seen[-1]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(solvers, "NO_CROSSOVER_NONZEROS", 0)
+        mp.setattr(HighsModel, "skip_crossover", spy)
+        res = lp(G, epsilon=eps, delta=dlt, utility="rank")
+        row = vertex.mechanism.row(G.nodes[0])
+        fixed = lp(G, epsilon=eps, delta=dlt, utility="rank", fixed={G.nodes[0]: row})
+    # no fixed row: no vertex needed; a fixed row: refinement may be needed, so a vertex
+    assert seen == [True, False]
+    assert certify(res.mechanism, epsilon=eps, delta=dlt).verdict == "private"
+    assert certify(fixed.mechanism, epsilon=eps, delta=dlt).verdict == "private"
+    assert res.objective == pytest.approx(vertex.objective, abs=1e-8)

@@ -238,7 +238,7 @@ def test_designer_constraint_argument_validation():
 
 def test_builder_validation():
     G = builders.count_path(3)
-    line = RainbowGraph.line(["yes", "no"], 2)
+    line = builders.line(["yes", "no"], 2)
     with pytest.raises(ParameterError, match=r"`answer_probability` needs a graph with true"):
         answer_probability(line, 0.5)
     with pytest.raises(ParameterError, match=r"`zero_bias` needs a graph"):
@@ -468,7 +468,7 @@ def test_min_delta_matches_scipy(inst, eps, events):
 
 
 def test_min_delta_without_constraints_and_with_fixed_ends():
-    G = RainbowGraph.line(["yes", "no"], 3)
+    G = builders.line(["yes", "no"], 3)
     ends = {0: [0.1, 0.9], 3: [0.9, 0.1]}
     for events in ("all", "singleton"):
         ref = reference(G, 0.4, events=events, fixed=ends)
@@ -476,7 +476,7 @@ def test_min_delta_without_constraints_and_with_fixed_ends():
         assert res.objective == pytest.approx(ref, abs=1e-8)
         assert_certified(res.mechanism, 0.4, res.achieved_delta)
     # two fixed neighbours set a floor on delta
-    G2 = RainbowGraph.line(["yes", "no"], 1)
+    G2 = builders.line(["yes", "no"], 1)
     res = min_delta(G2, epsilon=0.0, fixed={0: [0.2, 0.8], 1: [0.5, 0.5]})
     assert res.objective == pytest.approx(0.3, abs=1e-12)
     res = min_delta(G2, epsilon=0.0, fixed={0: [0.2, 0.8], 1: [0.5, 0.5]}, events="singleton")

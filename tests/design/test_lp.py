@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
-from rainbowdp import certify
+from rainbowdp import builders, certify
 from rainbowdp._verify.repair import dp_mixing_bound, mix
 from rainbowdp.design import lp, utility_matrix
 from rainbowdp.design._highs import HighsModel
@@ -164,7 +164,7 @@ def test_line_with_fixed_boundary_is_the_operator_iterate(eps, dlt):
     # maximised by it and the LP optimum equals its utility.
     q, n = 3, 6
     b = np.array([0.05, 0.15, 0.8])
-    G = RainbowGraph.line(list(range(q)), n)
+    G = builders.line(list(range(q)), n)
     w = np.array([1.0, 0.5, 0.0])
     U = np.tile(prefix_utility(q, w), (n + 1, 1))
     res = lp(G, epsilon=eps, delta=dlt, utility=U, fixed={0: b})
@@ -180,7 +180,7 @@ def test_line_matches_optimal_module(eps, dlt):
     optimal = pytest.importorskip("rainbowdp.optimal")
     q, n = 3, 5
     b = np.array([0.1, 0.2, 0.7])
-    G = RainbowGraph.line(list(range(q)), n)
+    G = builders.line(list(range(q)), n)
     w = np.array([2.0, 1.0, 0.0])
     U = np.tile(prefix_utility(q, w), (n + 1, 1))
     res = lp(G, epsilon=eps, delta=dlt, utility=U, fixed={0: b})
@@ -203,7 +203,7 @@ def test_epsilon_zero_delta_zero_equalises_components():
 
 
 def test_bounds_bind_and_are_respected():
-    G = RainbowGraph.line(["a", "b"], 2)
+    G = builders.line(["a", "b"], 2)
     free = lp(G, epsilon=1.0)
     assert free.objective == pytest.approx(3.0)  # no constraint binds: always answer "a"
     res = lp(G, epsilon=1.0, bounds={1: (None, [0.5, 1.0])})
@@ -214,7 +214,7 @@ def test_bounds_bind_and_are_respected():
 
 
 def test_infeasible_fixed_neighbours_raise_before_solving():
-    G = RainbowGraph.line([0, 1], 1)
+    G = builders.line([0, 1], 1)
     with pytest.raises(InfeasibleDesignError, match=r"neighbours 0 and 1"):
         lp(G, epsilon=0.1, delta=0.01, fixed={0: [1.0, 0.0], 1: [0.0, 1.0]})
 
@@ -223,13 +223,13 @@ def test_infeasible_fixed_neighbours_raise_before_solving():
 def test_infeasible_through_a_free_node_raises(solver):
     # 0 - 1 - 2 with the ends fixed to opposite point masses: at ε = 0.1, δ = 0 the middle row
     # would need P1(0) >= e^-0.1 and P1(1) >= e^-0.1.
-    G = RainbowGraph.line([0, 1], 2)
+    G = builders.line([0, 1], 2)
     with pytest.raises(InfeasibleDesignError, match="infeasible"):
         lp(G, epsilon=0.1, fixed={0: [1.0, 0.0], 2: [0.0, 1.0]}, solver=solver)
 
 
 def test_contradictory_bounds_raise():
-    G = RainbowGraph.line([0, 1], 1)
+    G = builders.line([0, 1], 1)
     with pytest.raises(InfeasibleDesignError, match=r"bounds\[1\]"):
         lp(G, epsilon=1.0, bounds={1: ([0.7, 0.7], None)})
     with pytest.raises(InfeasibleDesignError, match=r"fixed\[0\]"):
@@ -237,7 +237,7 @@ def test_contradictory_bounds_raise():
 
 
 def test_utilities():
-    G = RainbowGraph.count_path(3)
+    G = builders.count_path(3)
     U = utility_matrix(G, "absolute")
     np.testing.assert_array_equal(U[1], [-1.0, 0.0, -1.0, -2.0])
     np.testing.assert_array_equal(utility_matrix(G, "squared")[0], [0.0, -1.0, -4.0, -9.0])
@@ -291,7 +291,7 @@ def test_repair_of_a_slightly_infeasible_point(monkeypatch):
     # A round-off-sized violation in the solver's point (no fixed rows): the closed-form mixing
     # weight repairs it, the result verifies and the reported loss is tiny.
     _inject(monkeypatch, 2, np.array([-1e-9, 1e-9]))
-    G = RainbowGraph.line([0, 1], 2)
+    G = builders.line([0, 1], 2)
     U = np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]])  # ends pull apart: both edges tight
     res = lp(G, epsilon=math.log(2), utility=U)
     assert verify(res.mechanism, epsilon=math.log(2)).is_private
@@ -300,11 +300,35 @@ def test_repair_of_a_slightly_infeasible_point(monkeypatch):
     assert res.objective == pytest.approx(res.solver_objective, abs=1e-6)
 
 
+def test_round_off_is_repaired_by_mixing_without_refinement(monkeypatch):
+    # Without fixed rows the certified mixing comes first: a round-off-sized violation is
+    # repaired by a weight below CHEAP_MIXING, and the least-squares refinement never runs.
+    common = importlib.import_module("rainbowdp.design._model")
+    real = common.extract
+
+    def noisy(*args):
+        P = real(*args)
+        P[2] = P[2] + np.array([-1e-11, 1e-11])
+        return P
+
+    def no_refine(self, **kw):
+        raise AssertionError("refine called")
+
+    monkeypatch.setattr(common, "extract", noisy)
+    monkeypatch.setattr(ArrayModel, "refine", no_refine)
+    G = builders.line([0, 1], 2)
+    U = np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]])
+    res = lp(G, epsilon=math.log(2), utility=U)
+    assert certify(res.mechanism, epsilon=math.log(2)).verdict == "private"
+    assert 0 < res.repair_weight <= common.CHEAP_MIXING
+    assert res.objective == pytest.approx(res.solver_objective, abs=1e-9)
+
+
 def test_repair_against_a_fixed_row_raises(monkeypatch):
     # P1(0) <= e^eps * 0.25 = 0.5 is tight against the fixed row; uniform (0.5) cannot pull it
     # back, so the repair refuses rather than returning a mechanism far from the optimum.
     _inject(monkeypatch, 1, np.array([1e-9, -1e-9]))
-    G = RainbowGraph.line([0, 1], 2)
+    G = builders.line([0, 1], 2)
     with pytest.raises(NotPrivateError, match="fixed row"):
         lp(G, epsilon=math.log(2), fixed={0: [0.25, 0.75]})
 
@@ -319,7 +343,7 @@ def test_refinement_recovers_a_low_precision_vertex(monkeypatch):
             return np.array([float(f"{t:.8g}") for t in v])
 
         monkeypatch.setattr(cls, "values", eight_digits)
-    G = RainbowGraph.line([0, 1, 2], 4)
+    G = builders.line([0, 1, 2], 4)
     b = [1 / 7, 2 / 7, 4 / 7]
     res = lp(G, epsilon=1 / 3, delta=0.0, fixed={0: b}, utility="rank")
     assert verify(res.mechanism, epsilon=1 / 3).is_private
@@ -348,7 +372,7 @@ def test_refinement_recovers_a_low_precision_vertex(monkeypatch):
     ],
 )
 def test_bad_arguments(kwargs, exc, match):
-    G = RainbowGraph.line(["x", "y"], 2)
+    G = builders.line(["x", "y"], 2)
     with pytest.raises(exc, match=match):
         lp(G, **kwargs)
 
@@ -361,7 +385,7 @@ def test_bad_graph():
 def test_fixed_neighbours_are_judged_exactly():
     # P0/P1 = 2 exactly on output 0, and e^fl(ln 2) < 2: the fixed rows are not (fl(ln 2), 0)-close
     # in exact arithmetic, so no certifiable design exists; one float step up, they are.
-    G = RainbowGraph.line(["a", "b"], 2)
+    G = builders.line(["a", "b"], 2)
     fixed = {0: [0.4, 0.6], 1: [0.2, 0.8]}
     with pytest.raises(InfeasibleDesignError, match=r"fixed rows of neighbours 0 and 1"):
         lp(G, epsilon=math.log(2), fixed=fixed)

@@ -4,10 +4,13 @@ with fake solvers so that every branch is deterministic."""
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 
 import pulp
 import pytest
 
+from rainbowdp import builders
 from rainbowdp.design import available_solvers, default_solver, lp
 from rainbowdp.exceptions import (
     InfeasibleDesignError,
@@ -15,7 +18,6 @@ from rainbowdp.exceptions import (
     SolverNotAvailableError,
     SolverTimeLimitError,
 )
-from rainbowdp.graph import RainbowGraph
 
 solvers = importlib.import_module("rainbowdp.design.solvers")
 
@@ -126,7 +128,7 @@ def test_a_mip_incumbent_at_the_time_limit_is_returned_without_a_bound():
 
 def test_incumbent_is_never_returned_from_the_design_functions():
     # An LP stopped at the time limit has no incumbent: an "integer feasible" report raises.
-    G = RainbowGraph.line([0, 1], 2)
+    G = builders.line([0, 1], 2)
     fake = FakeSolver(pulp.LpStatusOptimal, pulp.LpSolutionIntegerFeasible)
     with pytest.raises(SolverTimeLimitError):
         lp(G, epsilon=1.0, solver=fake, time_limit=1.0)
@@ -175,3 +177,26 @@ def test_real_solvers_report_optimal():
 def test_bad_arguments(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         solvers.make_solver(**kwargs)
+
+
+def test_importing_the_designers_loads_no_solver():
+    code = (
+        "import sys, rainbowdp.design, rainbowdp.design._lp, rainbowdp.design.solvers; "
+        "print('pulp' in sys.modules, 'highspy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_without_pulp_highs_designs_and_cbc_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pulp", None)  # `import pulp` raises ImportError
+    solvers._pulp_highs_arrays.cache_clear()
+    try:
+        G = builders.line([0, 1], 2)
+        assert lp(G, epsilon=1.0, solver="highs").status == "optimal"
+        assert type(solvers.make_solver("highs")) is solvers.HighsArrays
+        assert "cbc" not in available_solvers()
+        with pytest.raises(SolverNotAvailableError, match=r"rainbowdp\[pulp\]"):
+            lp(G, epsilon=1.0, solver="cbc")
+    finally:
+        solvers._pulp_highs_arrays.cache_clear()
