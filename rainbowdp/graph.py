@@ -36,7 +36,6 @@ References
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
@@ -89,17 +88,6 @@ def require_undirected(G: RainbowGraph, name: str, what: str) -> None:
             "the theory behind it (Gu et al.) assumes a symmetric neighbour relation. Verify or "
             "design on the directed graph instead (rainbowdp.verify, rainbowdp.design.lp)."
         )
-
-
-def _builders() -> Any:
-    """The module :mod:`rainbowdp.builders`, imported when first asked for.
-
-    The builder classmethods of :class:`RainbowGraph` are second names of its functions, kept
-    while callers move to ``builders.<name>``; ``builders`` imports this module, so it is
-    looked up at call time (by name, keeping this module free of an import of a module above
-    it).
-    """
-    return importlib.import_module("rainbowdp.builders")
 
 
 class RainbowGraph:
@@ -305,63 +293,6 @@ class RainbowGraph:
         """
         h, outs, answers = query_rainbows(graph, outputs, answer, loss)
         return cls(h, outs, answers=answers)
-
-    # ------------------------------------------------------------------ builders
-    # Second names of the functions of :mod:`rainbowdp.builders`, which hold the code and the
-    # documentation (see :func:`_builders`).
-    @classmethod
-    def line(cls, rainbow: Sequence[Hashable], n: int) -> RainbowGraph:
-        """Same as :func:`rainbowdp.builders.line` (documented there)."""
-        return _builders().line(rainbow, n)
-
-    @classmethod
-    def cycle(
-        cls, rainbows: Sequence[Sequence[Hashable]], *, outputs: Sequence[Hashable] | None = None
-    ) -> RainbowGraph:
-        """Same as :func:`rainbowdp.builders.cycle` (documented there)."""
-        return _builders().cycle(rainbows, outputs=outputs)
-
-    @classmethod
-    def circulant(
-        cls,
-        n: int,
-        distances: Iterable[int],
-        *,
-        distortion: Sequence[float] | None = None,
-        directed: bool = False,
-    ) -> RainbowGraph:
-        """Same as :func:`rainbowdp.builders.circulant` (documented there)."""
-        return _builders().circulant(n, distances, distortion=distortion, directed=directed)
-
-    @classmethod
-    def count_path(
-        cls, n: int, *, outputs: Sequence[float] | None = None, start: int = 0
-    ) -> RainbowGraph:
-        """Same as :func:`rainbowdp.builders.count_path` (documented there)."""
-        return _builders().count_path(n, outputs=outputs, start=start)
-
-    @classmethod
-    def from_records(
-        cls,
-        universe: Iterable[Hashable],
-        *,
-        size: int,
-        query: Callable[[tuple], Any],
-        outputs: Sequence[Hashable],
-        relation: str = "add_remove",
-        multiset: bool = True,
-        loss: Loss | None = None,
-    ) -> RainbowGraph:
-        """Same as :func:`rainbowdp.builders.from_records` (documented there)."""
-        return _builders().from_records(
-            universe,
-            size=size,
-            query=query,
-            outputs=outputs,
-            relation=relation,
-            multiset=multiset,
-            loss=loss,
-        )
 
     # ------------------------------------------------------------------ basic properties
     @property
