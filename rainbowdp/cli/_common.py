@@ -58,6 +58,7 @@ __all__ = [
     "error_line",
     "family_options",
     "family_parameters",
+    "family_summary",
     "family_values",
     "finite_float",
     "flush_stdout",
@@ -497,3 +498,22 @@ def family_values(
             text = _loss_spelling(own[option], text)
         values[option] = _convert(own[option], text, (parsers or {}).get(option))
     return values
+
+
+def family_summary(family: Family, n: int, G: RainbowGraph) -> dict[str, Any]:
+    """What ``families NAME`` and ``design --family NAME`` report of a family built on its
+    default graph of size ``n``: its parameters (plain data only) and the graph's size."""
+    params = {}
+    for p in family_parameters(type(family)):
+        value = getattr(family, p.name)
+        if p.type is not None or not (value is None or callable(value)):  # plain data only
+            params[p.name] = value
+    return {
+        "parameters": params,
+        "graph": {
+            "n": n,
+            "n_nodes": G.n_nodes,
+            "n_edges": G.n_edges,
+            "n_outputs": G.n_outputs,
+        },
+    }

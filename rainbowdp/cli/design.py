@@ -38,6 +38,7 @@ from ._common import (
     error_line,
     family_options,
     family_parameters,
+    family_summary,
     family_values,
     finite_float,
     integer,
@@ -598,20 +599,9 @@ def _design_built(args: argparse.Namespace, cls: type, values: dict[str, Any], o
     eps_needed = float(epsilon_for_delta(M, args.delta))
     claim = family.nominal()
     private = bool(rep.is_private)
-    params = {}
-    for p in family_parameters(cls):
-        value = getattr(family, p.name)
-        if p.type is not None or not (value is None or callable(value)):  # plain data only
-            params[p.name] = value
     info = {
         "family": args.family,
-        "parameters": params,
-        "graph": {
-            "n": args.n,
-            "n_nodes": G.n_nodes,
-            "n_edges": G.n_edges,
-            "n_outputs": G.n_outputs,
-        },
+        **family_summary(family, args.n, G),
         "epsilon": args.epsilon,
         "delta": args.delta,
         "is_private": private,

@@ -26,6 +26,7 @@ from ._common import (
     emit,
     family_options,
     family_parameters,
+    family_summary,
     family_values,
     finite_float,
 )
@@ -145,20 +146,9 @@ def run(args: argparse.Namespace) -> int:
         exact = float(privacy_profile(M, [args.epsilon])[0])
         shown = f"delta(epsilon={args.epsilon:g})"
     holds = family.holds_on(G)
-    params = {}
-    for p in family_parameters(type(family)):
-        value = getattr(family, p.name)
-        if p.type is not None or not (value is None or callable(value)):  # plain data only
-            params[p.name] = value
     out = {
         "family": args.name,
-        "parameters": params,
-        "graph": {
-            "n": args.n,
-            "n_nodes": G.n_nodes,
-            "n_edges": G.n_edges,
-            "n_outputs": G.n_outputs,
-        },
+        **family_summary(family, args.n, G),
         "measure": measure,
         "epsilon": args.epsilon,
         "nominal": nominal,
