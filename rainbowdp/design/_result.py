@@ -51,7 +51,8 @@ class DesignResult:
     method : str
         ``"lp"``, ``"milp"`` or ``"min_delta"``.
     formulation : str
-        ``"exact"`` (LP), ``"definition"`` or ``"kadam13"`` (MILP), ``"all"`` or
+        ``"exact"`` (LP), the name of a formulation of :data:`~rainbowdp.design.FORMULATIONS` (e.g.
+        ``"definition"``, ``"kadam13-per-node"``, ``"kadam13-printed"``), ``"all"`` or
         ``"singleton"`` (the event set of min-δ).
     epsilon, delta : float
         The privacy parameters designed for; for min-δ, δ is ``achieved_delta``.

@@ -35,8 +35,8 @@ def _gaussian_unclamped(sigma: float, eps: np.ndarray) -> tuple[np.ndarray, np.n
     The privacy loss at noise k (neighbour on the right) is :math:`(1 - 2k)/(2\sigma^2)`, which
     exceeds ε iff :math:`k < 1/2 - \epsilon\sigma^2`; by symmetry the leakage is
     :math:`\Pr[Y > \epsilon\sigma^2 - 1/2] = \Pr[Y \ge \lfloor \epsilon\sigma^2 - 1/2 \rfloor + 1]`.
-    The DP δ is Canonne-Kamath-Steinke's Theorem 7 (:meth:`DiscreteGaussian.delta_at
-    <rainbowdp.noise.DiscreteGaussian.delta_at>`), exact for Δ = 1.
+    The DP δ is Canonne-Kamath-Steinke's Theorem 7 (:meth:`DiscreteGaussian.dp_delta
+    <rainbowdp.noise.DiscreteGaussian.dp_delta>`), exact for Δ = 1.
     """
     from ..noise import DiscreteGaussianLaw
     from ..noise.baselines import DiscreteGaussian
