@@ -12,7 +12,9 @@ records, so the same cell always gets the same noise:
 - tables: :class:`Ptable`, :func:`read_ptable` / :func:`write_ptable` (the R ``ptable`` and the
   ONS layouts), :func:`audit` (exact ε, δ, bias and variance), :func:`design_ptable` and
   :func:`optimal_noise` (the smallest exact δ under an agency's constraints);
-- perturbing microdata: :func:`frequency_table`, :func:`perturb`, :func:`utility`.
+- perturbing microdata: :func:`frequency_table`, :func:`perturb` (integer keys, or the decimal
+  keys and sampling weights of the R package ``cellKey``: ``method="cellkey"``, ``weights=``),
+  :func:`utility`, and ``cellKey``'s own measures :func:`ck_cnt_measures`.
 
 Every result object shows itself briefly: a one-line ``repr`` (kind, parameters, sizes, the key
 ε and δ rounded up; no arrays), a ``str`` of a few lines, ``_repr_html_`` for notebooks, and
@@ -27,6 +29,8 @@ References
 """
 
 from ._audit import AuditReport, audit
+from ._ck_measures import CkCntMeasures, ck_cnt_measures
+from ._decimal_keys import decimal_thresholds
 from ._design import METHODS, PtableDesign, design_ptable
 from ._keys import big_prime, cell_key_components, cell_keys, record_keys, record_keys_from_int
 from ._optimal import OptimalNoise, OptimalTable, optimal_noise, optimal_table
@@ -53,6 +57,7 @@ __all__ = [
     "LAYOUTS",
     "METHODS",
     "AuditReport",
+    "CkCntMeasures",
     "FrequencyTable",
     "KeysizeWarning",
     "OptimalNoise",
@@ -68,6 +73,8 @@ __all__ = [
     "cell_keys",
     "check_keysize",
     "check_quantisation",
+    "ck_cnt_measures",
+    "decimal_thresholds",
     "design_ptable",
     "frequency_table",
     "lookup",

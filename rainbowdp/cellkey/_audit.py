@@ -13,20 +13,29 @@ import math
 import os
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from .._validation import check_delta, check_epsilon, real_array
+from .._verify.exact import enclose_exp, float_at_least
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism
 from ._display import html_table, num, require_pandas, up
 from ._ptable import Ptable, as_ptable
 from ._ptable_io import read_ptable
-from ._quantise import check_keysize
+from ._ptable_ops import grid_text
+from ._quantise import check_key_grid, check_keysize
 
 __all__ = ["AuditReport", "audit"]
 
+
+#: The unit round-off of float64: a quantised entry count / K is stored within this relative
+#: error of its exact value (round to nearest).
+UNIT_ROUNDOFF = Fraction(1, 2**53)
+#: Iterations of the rounding allowance of ε at δ before giving up (reporting ε = inf).
+_ALLOWANCE_STEPS = 6
 
 #: Defaults of :func:`audit` when neither ε nor δ values are given.
 DEFAULT_DELTAS = (0.0, 1e-6)
@@ -46,7 +55,8 @@ class AuditReport:
     ----------
     max_count, D, above, loop_start : the audited table's
     keysize : int or None
-        K when the quantised table was audited.
+        K when the quantised table was audited: the number of keys of the grid (a power of
+        two for integer keys, :math:`10^d` for decimal keys with d digits, or any K >= 2).
     deltas, epsilon_at_delta, worst_edge_at_delta : tuples
         Exact ε at each δ over the whole count path, and where it is attained.
     epsilons, delta_at_epsilon, worst_edge_at_epsilon : tuples
@@ -133,7 +143,7 @@ class AuditReport:
     def __repr__(self) -> str:
         parts = [f"I={self.max_count}", f"D={self.D}"]
         if self.keysize is not None:
-            parts.append(f"keysize=2^{self.keysize.bit_length() - 1}")
+            parts.append(f"keysize={grid_text(self.keysize)}")
         for line in self._lines():
             ind = line["counts_from_D"]
             tail = "" if ind is None else f" (counts>=D: {up(ind)})"
@@ -166,7 +176,7 @@ class AuditReport:
     def _repr_html_(self) -> str:
         rows = [("counts with a row", f"0..{self.max_count}"), ("D", str(self.D))]
         if self.keysize is not None:
-            rows.append(("keysize", f"2^{self.keysize.bit_length() - 1}"))
+            rows.append(("keysize", grid_text(self.keysize)))
             rows.append(("entries that lost support", str(self.lost_support)))
         for line in self._lines():
             ind = line["counts_from_D"]
@@ -243,6 +253,101 @@ def _worst_at_delta(A: np.ndarray, B: np.ndarray, delta: float) -> int:
     return int(np.argmax(np.maximum(fwd, bwd)))
 
 
+def _applied(T: Ptable, keysize: Any) -> tuple[Ptable, int | None, int | None, tuple | None]:
+    """(the table applied on the key grid, K, lost entries, rows holding them).
+
+    K is ``keysize`` (any integer >= 2) or the table's own; a table with a key map is applied
+    through its map, so another K must be a power of two (the table re-quantised, as before).
+    """
+    if keysize is None:
+        K = T.keysize
+    else:
+        K = check_key_grid(keysize)
+        if T.key_map is not None and K != T.keysize:
+            if K & (K - 1):
+                raise ParameterError(
+                    f"`keysize` must be the key map's K = {T.keysize} or a power of two (a "
+                    f"table with a key map is applied through its map), got keysize={keysize!r}."
+                )
+            K = check_keysize(K)
+    if K is None:
+        return T, None, None, None
+    Q = T.quantised(K)
+    p0, pq = T.probabilities, Q.probabilities
+    width = max(p0.shape[1], pq.shape[1])
+    a = np.pad(p0, ((0, 0), (0, width - p0.shape[1])))
+    b = np.pad(pq, ((0, 0), (0, width - pq.shape[1])))
+    gone = (a > 0) & (b == 0)
+    lost_rows = tuple(int(i) for i in np.flatnonzero(gone.any(axis=1)))
+    return Q, K, int(gone.sum()), lost_rows
+
+
+def _delta_up(delta: float, epsilon: float) -> float:
+    r"""δ raised by the rounding allowance :math:`u (1 + e^\epsilon)`, rounded up (at most 1).
+
+    A quantised entry stored as :math:`\tilde p = p (1 + a)`, :math:`|a| \le u = 2^{-53}`,
+    changes a hockey-stick divergence :math:`\sum_y (P(y) - e^\epsilon Q(y))^+` by at most
+    :math:`\sum_y |P - \tilde P| + e^\epsilon \sum_y |Q - \tilde Q| \le u (1 + e^\epsilon)`.
+    """
+    if delta >= 1.0:  # an exact table's delta is at most 1 (its rows are distributions)
+        return 1.0
+    x = enclose_exp(min(epsilon, 1e4)).hi
+    return min(1.0, float_at_least(Fraction(delta) + UNIT_ROUNDOFF * (1 + x)))
+
+
+def _sound_epsilons(M: Mechanism, deltas: tuple[float, ...]) -> tuple[float, ...]:
+    r"""ε at each δ of the exact rows that M holds rounded to nearest (entries count / K).
+
+    The verifier's ε at :math:`\delta - \eta` with :math:`\eta \ge u (1 + e^\epsilon)`
+    (:func:`_delta_up`), η raised until it covers the ε found; below that, the ε at δ = 0
+    plus :math:`\ln((1 + u)/(1 - u)) < 2.0001 u` (a likelihood ratio of the stored entries is
+    within that factor of the exact one).
+    """
+    from ..privacy import epsilon_for_delta
+
+    def at(d: float) -> float:
+        return float(epsilon_for_delta(M, np.asarray([d]))[0])
+
+    e0 = at(0.0)
+    pure = e0 if math.isinf(e0) else float_at_least(Fraction(e0) + Fraction(1, 2**51))
+    out = []
+    for d in deltas:
+        e = at(d)
+        for _ in range(_ALLOWANCE_STEPS):
+            if math.isinf(e):
+                break
+            eta = float_at_least(2 * UNIT_ROUNDOFF * (1 + enclose_exp(min(e, 1e4)).hi))
+            if d - eta <= 0.0:
+                e = pure
+                break
+            e_next = at(d - eta)
+            if math.isinf(e_next) or UNIT_ROUNDOFF * (1 + enclose_exp(min(e_next, 1e4)).hi) <= (
+                Fraction(d) - Fraction(d - eta)
+            ):
+                e = e_next
+                break
+            e = e_next
+        else:  # pragma: no cover - η covers e^ε after one or two raises
+            e = math.inf
+        out.append(min(e, pure))
+    return tuple(out)
+
+
+def _profile(
+    M: Mechanism, eps_v: tuple[float, ...], dlt_v: tuple[float, ...], exact: bool
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(ε at each δ, δ at each ε) of M, the verifier's; with ``exact=False`` (entries rounded
+    to nearest float) raised by the rounding allowance so they bound the exact table."""
+    from ..privacy import epsilon_for_delta, privacy_profile
+
+    d_at_e = tuple(float(x) for x in privacy_profile(M, np.asarray(eps_v))) if eps_v else ()
+    if exact:
+        e_at_d = tuple(float(x) for x in epsilon_for_delta(M, np.asarray(dlt_v))) if dlt_v else ()
+        return e_at_d, d_at_e
+    d_at_e = tuple(_delta_up(d, e) for d, e in zip(d_at_e, eps_v, strict=True))
+    return (_sound_epsilons(M, dlt_v) if dlt_v else ()), d_at_e
+
+
 def _values(value: Any, name: str, check: Any) -> tuple[float, ...]:
     if isinstance(value, str | bytes):
         raise ParameterTypeError(f"`{name}` must be a sequence of numbers, got {name}={value!r}.")
@@ -282,17 +387,30 @@ def audit(
     epsilon : float, optional
         One ε (instead of ``epsilons``).
     keysize : int, optional
-        Audit the quantised table :math:`p^Q` (:meth:`Ptable.quantised`), the mechanism the
-        cell keys actually apply, and report the lost support. Default: the table's own
-        ``keysize`` (None: the table as given).
+        Audit the quantised table :math:`p^Q` (:meth:`Ptable.quantised`) on a grid of K keys,
+        the mechanism the cell keys actually apply, and report the lost support. Any K >= 2:
+        integer keys 0..K−1 (K a power of two) or the decimal keys :math:`k / K` of the R
+        package ``cellKey`` and Tau-Argus (:math:`K = 10^d` for d digits; cellKey's record
+        keys have 5 to 20, 8 by default), whose rule ``lb <= key < ub`` picks the same entries
+        (:func:`quantised_cdf`, Notes). Default: the table's own ``keysize`` (None: the table
+        as given). A table with a key map takes its own K or a power of two.
 
     Returns
     -------
     AuditReport
 
+    Notes
+    -----
+    When K is a power of two (at most :math:`2^{53}`) the quantised entries count / K are exact
+    floats and the numbers are the verifier's. Otherwise each entry is stored rounded to
+    nearest, within a relative :math:`u = 2^{-53}`; every δ is then raised by
+    :math:`u (1 + e^\epsilon)` and every ε is the verifier's at δ lowered by that amount, so the
+    report bounds the exact quantised table (in the safe direction, by about 1e-16).
+
     References
     ----------
-    Sadeghi & Chien, Sections 3–4 (the ptable as a mechanism; the quantised PMF (4.5)).
+    Sadeghi & Chien, Sections 3–4 (the ptable as a mechanism; the quantised PMF (4.5)); the R
+    package ``cellKey``, ``lookup_freq`` in ``.ck_perturb_cnts`` (the decimal lookup rule).
 
     Examples
     --------
@@ -323,20 +441,8 @@ def audit(
     else:
         eps_v = () if epsilons is None else _values(epsilons, "epsilons", check_epsilon)
         dlt_v = () if deltas is None else _values(deltas, "deltas", check_delta)
-    K = T.keysize if keysize is None else check_keysize(keysize)
-    lost = lost_rows = None
-    if K is not None:
-        Q = T.quantised(K)
-        p0, pq = T.probabilities, Q.probabilities
-        width = max(p0.shape[1], pq.shape[1])
-        a = np.pad(p0, ((0, 0), (0, width - p0.shape[1])))
-        b = np.pad(pq, ((0, 0), (0, width - pq.shape[1])))
-        gone = (a > 0) & (b == 0)
-        lost = int(gone.sum())
-        lost_rows = tuple(int(i) for i in np.flatnonzero(gone.any(axis=1)))
-        T = Q
-    from ..privacy import epsilon_for_delta, privacy_profile
-
+    T, K, lost, lost_rows = _applied(T, keysize)
+    exact = K is None or not K & (K - 1)  # count / K stored exactly (K a power of two)
     A, B = _edge_pairs(T)
     uniq, first, inverse = np.unique(
         np.hstack([A, B]), axis=0, return_index=True, return_inverse=True
@@ -354,17 +460,14 @@ def audit(
         c = int(first_edge[u])
         return (c, c + 1)
 
-    e_at_d = tuple(float(x) for x in epsilon_for_delta(M, np.asarray(dlt_v))) if dlt_v else ()
-    d_at_e = tuple(float(x) for x in privacy_profile(M, np.asarray(eps_v))) if eps_v else ()
+    e_at_d, d_at_e = _profile(M, eps_v, dlt_v, exact)
     worst_d = tuple(edge(_worst_at_delta(UA, UB, d)) for d in dlt_v)
     worst_e = tuple(edge(_worst_at_epsilon(UA, UB, e)) for e in eps_v)
     D, top = T.D, T.max_count
     e_ind = d_ind = None
     if top >= D:
         ids = np.unique(inverse[D:])
-        Mi = _pairs_mechanism(UA[ids], UB[ids])
-        e_ind = tuple(float(x) for x in epsilon_for_delta(Mi, np.asarray(dlt_v))) if dlt_v else ()
-        d_ind = tuple(float(x) for x in privacy_profile(Mi, np.asarray(eps_v))) if eps_v else ()
+        e_ind, d_ind = _profile(_pairs_mechanism(UA[ids], UB[ids]), eps_v, dlt_v, exact)
     bias, var = T.bias, T.variance
     counts = np.arange(top + 2)
     rows_c = T._row_of(counts)

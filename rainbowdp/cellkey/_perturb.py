@@ -25,10 +25,15 @@ is never negative). With the usual row 0, the point mass at 0 (e.g. :meth:`Ptabl
 **zeros stay zeros**: a structural or sampling zero is published as 0. (All empty cells share key
 0, so a row 0 that perturbed zeros would perturb them all alike.)
 
+**Decimal keys and weights** (``method="cellkey"``, ``weights=``): the record keys, cell keys,
+lookup and weighted counts of the R package ``cellKey`` (:mod:`._decimal_keys`,
+:mod:`._weights`), for agencies whose microdata carry ``cellKey`` or Tau-Argus record keys.
+
 References
 ----------
 .. [1] P. Sadeghi, C.-H. Chien, "On the connection between the ABS perturbation methodology and
    differential privacy" (2023), Sections 3–4.
+.. [2] R package ``cellKey`` (sdcTools), ``R/cellkey_pkg.R``.
 """
 
 from __future__ import annotations
@@ -43,8 +48,10 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import ParameterError, ParameterTypeError
+from ._decimal_keys import DecimalKeys, decimal_cell_keys, decimal_keys, decimal_noise
 from ._display import html_table, require_pandas
 from ._keys import (
+    METHODS,
     Method,
     check_method,
     check_record_keys,
@@ -56,15 +63,18 @@ from ._keys import (
     record_keys_from_int,
 )
 from ._quantise import check_keysize
+from ._weights import perturbed_weighted, resolve_weights, weight_sums
 
 __all__ = ["RESERVED", "TOTAL", "FrequencyTable", "frequency_table", "perturb"]
 
 #: The label of a margin ("summed over this variable").
 TOTAL = "Total"
 #: Column names the tables add; a ``by`` variable may not use them.
-RESERVED = ("count", "cell_key", "noise", "perturbed")
+RESERVED = ("count", "cell_key", "noise", "perturbed", "weighted", "perturbed_weighted")
 #: The default column of record keys (the R package ``cellKey`` calls it ``rkey``).
 RKEY = "rkey"
+#: The method of the R package ``cellKey``: decimal record keys, cell key = their sum mod 1.
+CELLKEY = "cellkey"
 #: Most cells of a table (margins included).
 MAX_CELLS = 10**8
 
@@ -223,7 +233,9 @@ class FrequencyTable:
     columns : mapping of str to numpy.ndarray
         One read-only array per column: the category columns (labels; object arrays holding
         :attr:`total` in margin rows when the table has margins), ``count`` (int64) and, after
-        :func:`perturb`, ``cell_key`` (uint64), ``noise`` and ``perturbed`` (int64).
+        :func:`perturb`, ``cell_key`` (uint64; float64 decimal keys for ``method="cellkey"``),
+        ``noise`` and ``perturbed`` (int64), and with weights ``weighted`` and
+        ``perturbed_weighted`` (float64).
     record_cell : numpy.ndarray of intp, shape (n,)
         The interior cell of each record: its index in the grid of categories (C order, no
         margins). :meth:`record_rows` maps records to the rows of any margin.
@@ -474,6 +486,91 @@ def frequency_table(
 
 
 # ------------------------------------------------------------------------------------ perturb
+def _check_perturb_method(method: Any) -> Method:
+    """``method`` for integer keys ("abs", "sum"); names "cellkey" too in the message."""
+    if not isinstance(method, str) or method not in (*METHODS, CELLKEY):
+        raise ParameterError(
+            f"`method` must be one of {(*METHODS, CELLKEY)}, got method={method!r}."
+        )
+    return check_method(method)
+
+
+def _keysize(ptable: Any, keysize: int | None) -> int:
+    if keysize is None:
+        keysize = getattr(ptable, "keysize", None)
+        if keysize is None:
+            raise ParameterError(
+                "`keysize` is required: the ptable has no keysize of its own, got keysize=None."
+            )
+    return check_keysize(keysize)
+
+
+def _integer_cell_keys(table: FrequencyTable, keys: np.ndarray, K: int, meth: Method) -> np.ndarray:
+    """(3.1)–(3.2) for every row of ``table``, margins from the interior cells' exact sums."""
+    n_interior = math.prod(table.dims)
+    sums = component_sums(keys, table.record_cell, n_interior, K)
+    sums = sums.reshape(*table.dims, keys.shape[1])
+    if table.margins:
+        sums = _with_margins(sums, len(table.dims))
+    comps = components_from_sums(sums.reshape(-1, keys.shape[1]), key_modulus(K, method=meth))
+    return keys_from_components(comps)
+
+
+def _resolve_decimal_keys(record_keys: Any, data: Any, n: int) -> DecimalKeys:
+    """One decimal key per record, from a column name (default ``"rkey"``) or an array."""
+    if record_keys is None:
+        record_keys = RKEY
+    if isinstance(record_keys, str):
+        if record_keys not in data:
+            raise ParameterError(
+                f"`record_keys` names the column {record_keys!r}, which is not in `data`."
+            )
+        keys = decimal_keys(np.asarray(data[record_keys]), f"record_keys ({record_keys!r})")
+    elif (
+        isinstance(record_keys, Sequence)
+        and not isinstance(record_keys, bytes)
+        and all(isinstance(x, str) for x in record_keys)
+    ):
+        raise ParameterError(
+            "`record_keys` must be one column (one decimal key per record) for "
+            f"method='cellkey', got the columns {list(record_keys)!r}."
+        )
+    else:
+        keys = decimal_keys(record_keys, "record_keys")
+    if keys.values.shape[0] != n:
+        raise ParameterError(
+            f"`record_keys` must have one key per record ({n}), got {keys.values.shape[0]}."
+        )
+    return keys
+
+
+def _decimal_noise(
+    table: FrequencyTable, keys: DecimalKeys, ptable: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """cellKey's cell keys (sum mod 1, exact) and lookup for every row of ``table``."""
+    if not hasattr(ptable, "probabilities") or not hasattr(ptable, "row_of"):
+        raise ParameterTypeError(
+            "`ptable` must be a Ptable for method='cellkey' (its rows' intervals are looked "
+            f"up), got ptable of type {type(ptable).__name__}."
+        )
+    grid = getattr(ptable, "keysize", None)
+    if getattr(ptable, "key_type", None) == "decimal" and grid is not None:
+        if keys.scale > grid:
+            raise ParameterError(
+                f"`record_keys` have {keys.digits} decimal digits, more than the ptable's key "
+                f"grid (keysize={grid}): its audit would not describe the table applied."
+            )
+    n_interior = math.prod(table.dims)
+    sums = decimal_cell_keys(keys, table.record_cell, n_interior).reshape(table.dims)
+    if table.margins:
+        sums = _with_margins(sums.astype(object), len(table.dims))
+    grid = sums.reshape(-1) % keys.scale
+    if keys.digits <= 18:
+        grid = grid.astype(np.int64)
+    noise = decimal_noise(ptable, table["count"], grid, keys.digits)
+    return DecimalKeys(grid, keys.digits).as_float(), noise
+
+
 def _resolve_keys(record_keys: Any, data: Any, n: int, K: int, method: str) -> np.ndarray:
     """The (n, m) uint64 record keys from a column name, column names or an array."""
     if record_keys is None:
@@ -527,7 +624,8 @@ def perturb(
     record_keys: Any = None,
     keysize: int | None = None,
     margins: bool = True,
-    method: Method = "abs",
+    method: str = "abs",
+    weights: Any = None,
     total: str = TOTAL,
 ) -> Any:
     r"""Perturb the frequency table of ``data`` by ``by`` with the cell key method.
@@ -545,13 +643,24 @@ def perturb(
         (None: the column ``"rkey"``), several columns (one per component), or an array of
         shape (n, m) or (n,). One key per record is split into its four bytes for
         ``method="abs"`` at KEYSIZE 2^8 (the ABS's byte-by-byte combination); larger KEYSIZEs
-        need m components per record; ``method="sum"`` takes one key per record.
+        need m components per record; ``method="sum"`` takes one key per record. With
+        ``method="cellkey"``: one decimal key in [0, 1) per record (floats with at most 15
+        digits, or strings with up to 20), as ``cellKey`` and Tau-Argus store them.
     keysize : int, optional
         K = KEYSIZE, the range of the record keys and cell keys; default the ptable's own.
+        Not used with ``method="cellkey"`` (the keys' decimal digits set the grid).
     margins : bool, default True
         Perturb the margins too.
-    method : {"abs", "sum"}, default "abs"
-        How cell keys are made (:func:`~._keys.cell_keys`).
+    method : {"abs", "sum", "cellkey"}, default "abs"
+        How cell keys are made: integer keys (:func:`~._keys.cell_keys`), or the rule of the
+        R package ``cellKey`` (:mod:`._decimal_keys`): cell key = the exact sum of the decimal
+        record keys mod 1, the interval ``p_int_lb <= key < p_int_ub`` of the row, count 0
+        untouched, counts above the table by the table's above-rule (``"last"`` as cellKey).
+    weights : str or array_like of float, optional
+        Sampling weights (a column of ``data`` or one per record; finite, >= 0). The output
+        gains ``weighted`` (the cell's weight sum, cellKey's ``wc``) and
+        ``perturbed_weighted`` = perturbed x weighted / count (cellKey's
+        ``pwc = puwc * wc / uwc``; 0 for an empty cell), margins included.
     total : str, default "Total"
         The label of a margin.
 
@@ -559,7 +668,9 @@ def perturb(
     -------
     pandas.DataFrame or FrequencyTable
         A DataFrame for DataFrame input, else a :class:`FrequencyTable`; columns: the category
-        columns, ``count`` (true), ``cell_key``, ``noise``, ``perturbed`` = count + noise.
+        columns, ``count`` (true), ``cell_key``, ``noise``, ``perturbed`` = count + noise
+        (and the weighted columns with ``weights``). ``cell_key`` is uint64 for integer keys
+        and float64 (the decimal key, as cellKey's ``ckey``) for ``method="cellkey"``.
 
     Raises
     ------
@@ -576,7 +687,8 @@ def perturb(
 
     References
     ----------
-    Sadeghi & Chien, §3, eqs. (3.1)–(3.2); §4.1, (4.3).
+    Sadeghi & Chien, §3, eqs. (3.1)–(3.2); §4.1, (4.3). R package ``cellKey`` (sdcTools),
+    ``R/cellkey_pkg.R``: the cell key ``%% 1``, ``lookup_freq`` and ``pwc``.
 
     Examples
     --------
@@ -586,6 +698,16 @@ def perturb(
     >>> t = perturb(data, ["a"], T)
     >>> t["cell_key"].tolist(), t["noise"].tolist(), t["perturbed"].tolist()
     ([30, 200, 230], [-1, 1, 1], [1, 2, 4])
+
+    Decimal keys and weights, as in ``cellKey``:
+
+    >>> T = Ptable([[1.0, 0.0, 0.0, 0.0], [0.25, 0.5, 0.25, 0.0], [0.0, 0.25, 0.5, 0.25]])
+    >>> data = {"a": [0, 0, 1], "rkey": [0.6, 0.7, 0.1], "w": [10.0, 30.0, 5.0]}
+    >>> t = perturb(data, "a", T, method="cellkey", weights="w")
+    >>> t["cell_key"].tolist(), t["noise"].tolist(), t["perturbed"].tolist()
+    ([0.3, 0.1, 0.4], [0, -1, 0], [2, 0, 3])
+    >>> t["weighted"].tolist(), t["perturbed_weighted"].tolist()
+    ([40.0, 5.0, 45.0], [40.0, 0.0, 45.0])
     """
     frame, data = _check_data(data)
     noise_of = getattr(ptable, "noise", None)
@@ -594,27 +716,29 @@ def perturb(
             "`ptable` must be a Ptable (an object with a noise(counts, cell_keys, keysize=...) "
             f"method), got ptable of type {type(ptable).__name__}."
         )
-    if keysize is None:
-        keysize = getattr(ptable, "keysize", None)
-        if keysize is None:
-            raise ParameterError(
-                "`keysize` is required: the ptable has no keysize of its own, got keysize=None."
-            )
-    K = check_keysize(keysize)
-    meth = check_method(method)
+    decimal = method == CELLKEY
+    meth = None if decimal else _check_perturb_method(method)
     names = _check_by(by, data)
-    keys = _resolve_keys(record_keys, data, _length(_column(data, names[0], frame)), K, meth)
-    table = _table(data, by, margins, total)
-
-    n_interior = math.prod(table.dims)
-    sums = component_sums(keys, table.record_cell, n_interior, K)
-    sums = sums.reshape(*table.dims, keys.shape[1])
-    if table.margins:
-        sums = _with_margins(sums, len(table.dims))
-    comps = components_from_sums(sums.reshape(-1, keys.shape[1]), key_modulus(K, method=meth))
-    cell_key = keys_from_components(comps)
-    count = table["count"]
-    noise = np.asarray(noise_of(count, cell_key, keysize=K), dtype=np.int64)
+    n = _length(_column(data, names[0], frame))
+    w = None if weights is None else resolve_weights(weights, data, n)
+    if decimal:
+        if keysize is not None:
+            raise ParameterError(
+                "`keysize` is not used with method='cellkey': the record keys' own decimal "
+                f"digits set the key grid, got keysize={keysize!r}."
+            )
+        dkeys = _resolve_decimal_keys(record_keys, data, n)
+        table = _table(data, by, margins, total)
+        count = table["count"]
+        cell_key, noise = _decimal_noise(table, dkeys, ptable)
+    else:
+        assert meth is not None
+        K = _keysize(ptable, keysize)
+        keys = _resolve_keys(record_keys, data, n, K, meth)
+        table = _table(data, by, margins, total)
+        count = table["count"]
+        cell_key = _integer_cell_keys(table, keys, K, meth)
+        noise = np.asarray(noise_of(count, cell_key, keysize=K), dtype=np.int64)
     if noise.shape != count.shape:
         raise ParameterError(
             f"`ptable` returned noise of shape {noise.shape} for {count.shape} cells."
@@ -624,12 +748,16 @@ def perturb(
         i = int(np.argmin(published))
         raise ParameterError(
             f"`ptable` would publish a negative count: count {int(count[i])} with noise "
-            f"{int(noise[i])} (cell key {int(cell_key[i])}); its rows must put no mass below 0."
+            f"{int(noise[i])} (cell key {cell_key[i]!r}); its rows must put no mass below 0."
         )
     columns = dict(table.columns)
     columns["cell_key"] = _frozen(cell_key)
     columns["noise"] = _frozen(noise)
     columns["perturbed"] = _frozen(published)
+    if w is not None:
+        wc = weight_sums(table.record_cell, w, table.dims, margins=table.margins)
+        columns["weighted"] = _frozen(wc)
+        columns["perturbed_weighted"] = _frozen(perturbed_weighted(published, wc, count))
     out = FrequencyTable(
         by=table.by,
         levels=table.levels,

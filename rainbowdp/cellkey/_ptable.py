@@ -39,16 +39,21 @@ from ..mechanism import Mechanism
 from ._display import html_table, num, require_pandas
 from ._ptable_ops import (
     ABOVE_RULES,
+    KEY_TYPES,
     LAYOUTS,
     MAX_ROWS,
     Above,
+    KeyType,
     anchored_rows,
     band_thresholds,
     check_above,
     check_key_map,
+    check_key_type,
     check_loop_start,
+    check_table_keysize,
     count_path_rows,
     counts_and_keys,
+    grid_type,
     int_array,
     keysize_text,
     lookup_noise,
@@ -58,9 +63,9 @@ from ._ptable_ops import (
     trim_columns,
     validate_rows,
 )
-from ._quantise import check_keysize
+from ._quantise import check_key_grid
 
-__all__ = ["ABOVE_RULES", "LAYOUTS", "Ptable", "as_ptable"]
+__all__ = ["ABOVE_RULES", "KEY_TYPES", "LAYOUTS", "Ptable", "as_ptable"]
 
 
 # ------------------------------------------------------------------------------------ Ptable
@@ -83,8 +88,19 @@ class Ptable:
         consistent with ``probabilities``: :math:`P[i, i + v] = \#\{k : \mathrm{key\_map}[i, k]
         = v\} / K` within 1e-12. Without it, keys pick the noise by the quantised intervals.
     keysize : int, optional
-        K, a power of two: the default key size of :meth:`noise` (and of :func:`audit` and the
-        ONS layout). With ``key_map`` it must equal ``key_map.shape[1]`` (the default).
+        K, the number of keys of the grid the table is applied on: the default key size of
+        :meth:`noise` (and of :func:`audit` and the ONS layout). A power of two for integer
+        keys, :math:`10^d` for decimal keys with d digits. With ``key_map`` it must equal
+        ``key_map.shape[1]`` (the default).
+    key_type : {"integer", "decimal"}, default "integer"
+        What the keys are. ``"integer"``: cell keys 0..K−1 (the ABS and ONS keys, K a power of
+        two; :func:`record_keys`). ``"decimal"``: cell keys :math:`k / K` in [0, 1) with
+        :math:`K = 10^d` (the R package ``cellKey`` and Tau-Argus: record keys with d digits,
+        the cell key their sum mod 1, ``ck_generate_rkeys(nr_digits = 8)`` by default). Both
+        grids apply the same quantised table :math:`\lceil c K \rceil`
+        (:func:`quantised_cdf`); a decimal key :math:`k / K` is looked up as the integer k.
+        Files record it (:func:`read_ptable` sets it), and :func:`audit` audits the table on
+        its own grid by default.
     metadata : mapping, optional
         Free-form information (e.g. the file a table was read from).
 
@@ -121,6 +137,7 @@ class Ptable:
     loop_start: int | None = None
     key_map: np.ndarray | None = None
     keysize: int | None = None
+    key_type: KeyType = "integer"
     metadata: Mapping[str, Any] | None = None
     _cache: dict = field(init=False, repr=False, default_factory=dict)
 
@@ -140,7 +157,8 @@ class Ptable:
         n_rows = p.shape[0]
         above = check_above(self.above)
         s = check_loop_start(above, self.loop_start, n_rows)
-        K = None if self.keysize is None else check_keysize(self.keysize)
+        key_type = check_key_type(self.key_type)
+        K = None if self.keysize is None else check_table_keysize(self.keysize, key_type)
         km = self.key_map
         if km is not None:
             km, K = check_key_map(km, p, K, self.keysize)
@@ -153,6 +171,7 @@ class Ptable:
         object.__setattr__(self, "loop_start", s)
         object.__setattr__(self, "key_map", km)
         object.__setattr__(self, "keysize", K)
+        object.__setattr__(self, "key_type", key_type)
         object.__setattr__(self, "metadata", None if self.metadata is None else dict(self.metadata))
 
     # -------------------------------------------------------------------------------- equality
@@ -169,12 +188,26 @@ class Ptable:
             and self.above == other.above
             and self.loop_start == other.loop_start
             and self.keysize == other.keysize
+            and self.key_type == other.key_type
             and same_map
         )
 
     __hash__ = None  # type: ignore[assignment]
 
     # -------------------------------------------------------------------------------- properties
+    @property
+    def key_digits(self) -> int | None:
+        """d for decimal keys with d digits (``keysize`` :math:`= 10^d`), else None.
+
+        Examples
+        --------
+        >>> Ptable([[1.0]], keysize=10**5, key_type="decimal").key_digits
+        5
+        """
+        if self.key_type != "decimal" or self.keysize is None:
+            return None
+        return len(str(self.keysize)) - 1
+
     @property
     def max_count(self) -> int:
         """I: the largest count with its own row."""
@@ -271,7 +304,7 @@ class Ptable:
         >>> Ptable([[0.25, 0.5, 0.25]]).thresholds(256).tolist()
         [[64, 192, 256]]
         """
-        K = check_keysize(keysize)
+        K = check_key_grid(keysize)
         D, _ = self._band()
         cqb = self._band_thresholds(K)
         n, m = self.probabilities.shape
@@ -283,16 +316,28 @@ class Ptable:
         return cq
 
     def quantised(self, keysize: int) -> Ptable:
-        r"""The table actually applied with key size K: :math:`p^Q = (c^Q(j) - c^Q(j-1)) / K`.
+        r"""The table actually applied on a grid of K keys: :math:`p^Q = (c^Q(j) - c^Q(j-1)) / K`.
 
-        Sadeghi & Chien, (4.5). A table with a key map of the same K is returned unchanged.
+        Sadeghi & Chien, (4.5), for any K >= 2 (:func:`check_key_grid`): the integer keys
+        0..K−1 (K a power of two) or the decimal keys :math:`k / K` (:math:`K = 10^d`), which
+        pick the same entries (:func:`quantised_cdf`, Notes). The result has ``keysize=K`` and
+        the key type of that grid (``"integer"`` for a power of two, ``"decimal"`` for a power
+        of ten); for any other K, ``keysize`` None. A table with a key map of the same K is
+        returned unchanged.
+
+        Every entry of the result is a multiple of 1/K: exactly so in float64 when K is a
+        power of two up to :math:`2^{53}`; otherwise ``count / K`` rounded to nearest (which
+        :func:`audit` allows for).
 
         Examples
         --------
         >>> Ptable([[1.0, 0.0], [0.3, 0.7]]).quantised(8).probabilities.tolist()
         [[1.0, 0.0], [0.375, 0.625]]
+        >>> Q = Ptable([[1.0, 0.0], [0.3, 0.7]]).quantised(10**5)
+        >>> Q.key_type, Q.key_digits, Q.probabilities[1].tolist()
+        ('decimal', 5, [0.3, 0.7])
         """
-        K = check_keysize(keysize)
+        K = check_key_grid(keysize)
         if self.key_map is not None and self.keysize == K:
             return self
         D, _ = self._band()
@@ -301,11 +346,13 @@ class Ptable:
         r, t = np.nonzero(lawq > 0)
         pq = np.zeros((n, m))
         pq[r, r + t - D] = lawq[r, t]
+        key_type, KQ = grid_type(K)
         return Ptable(
             pq,
             above=self.above,
             loop_start=self.loop_start,
-            keysize=K,
+            keysize=KQ,
+            key_type=key_type,
             metadata=self.metadata,
         )
 
@@ -321,10 +368,12 @@ class Ptable:
         counts : array_like of int
             Original counts, >= 0.
         cell_keys : array_like of int (e.g. uint64)
-            Keys in [0, K); broadcast against ``counts``.
+            Keys in [0, K); broadcast against ``counts``. A decimal key :math:`k / K` is given
+            as the integer k (the same interval: :math:`k / K < c \iff k < \lceil cK \rceil`).
         keysize : int, optional
-            K; default the table's ``keysize`` (required if the table has none). With a key map
-            it must equal the map's K.
+            K; default the table's ``keysize`` (required if the table has none): a power of two
+            for integer keys, :math:`10^d` for decimal keys (``key_type``). With a key map it
+            must equal the map's K.
 
         Returns
         -------
@@ -339,7 +388,7 @@ class Ptable:
         >>> T.noise([3, 3, 3, 3], [63, 64, 191, 192], keysize=256).tolist()
         [-1, 0, 0, 1]
         """
-        K = self.keysize if keysize is None else check_keysize(keysize)
+        K = self.keysize if keysize is None else check_table_keysize(keysize, self.key_type)
         if K is None:
             raise ParameterError(
                 "`keysize` is required: the table has no keysize of its own, got keysize=None."
@@ -363,6 +412,7 @@ class Ptable:
         low: int,
         rows: int | None = None,
         keysize: int | None = None,
+        key_type: KeyType = "integer",
     ) -> Ptable:
         r"""The ptable of a data-independent noise law, with anchored rows near zero.
 
@@ -398,6 +448,8 @@ class Ptable:
             noise, so that row I and every count above it get the plain shifted law.
         keysize : int, optional
             The table's default key size.
+        key_type : {"integer", "decimal"}, default "integer"
+            The table's keys (class Parameters).
 
         Returns
         -------
@@ -414,7 +466,7 @@ class Ptable:
         ([0.4666666666666667, 0.2, 0.2, 0.13333333333333333, 0.0], 0.0)
         """
         P = anchored_rows(pmf, low, rows)
-        return cls(P, above="last", keysize=keysize)
+        return cls(P, above="last", keysize=keysize, key_type=key_type)
 
     @classmethod
     def from_mechanism(
@@ -424,6 +476,7 @@ class Ptable:
         above: Above = "last",
         loop_start: int | None = None,
         keysize: int | None = None,
+        key_type: KeyType = "integer",
     ) -> Ptable:
         r"""The ptable of a mechanism on a count path.
 
@@ -439,7 +492,7 @@ class Ptable:
         [[1.0, 0.0, 0.0], [0.25, 0.5, 0.25]]
         """
         P = count_path_rows(mechanism)
-        return cls(P, above=above, loop_start=loop_start, keysize=keysize)
+        return cls(P, above=above, loop_start=loop_start, keysize=keysize, key_type=key_type)
 
     def mechanism(self, *, n_max: int | None = None) -> Mechanism:
         r"""The table as a Mechanism on the count path 0..n (default n = I + 1).
@@ -525,6 +578,8 @@ class Ptable:
             "above": self.above,
             "loop_start": self.loop_start,
             "keysize": self.keysize,
+            "key_type": self.key_type,
+            "key_digits": self.key_digits,
             "probabilities": self.probabilities.tolist(),
             "key_map": None if self.key_map is None else self.key_map.tolist(),
             "bias": self.bias.tolist(),

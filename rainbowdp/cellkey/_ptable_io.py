@@ -1,9 +1,11 @@
-r"""Perturbation-table files: the R ``ptable`` layout and the ONS cell-key layout
-(:func:`read_ptable`, :func:`write_ptable`).
+r"""Perturbation-table files: the R ``ptable`` layout, its Tau-Argus and SAS exports, modified
+tables, and the ONS cell-key layout (:func:`read_ptable`, :func:`write_ptable`).
 
-The R package ``ptable`` lists one line per positive entry (i, j, p, v and the cumulative
-interval bounds); the ONS tables list one line per count and cell key (pcv, ckey, pvalue): the
-noise each key gives (a key map). Both read into a :class:`~rainbowdp.cellkey.Ptable`.
+The R package ``ptable`` lists one line per entry (i, j, p, v and the cumulative interval
+bounds; ``pt_export`` writes the Tau-Argus and SAS variants, semicolon-separated); the ONS
+tables list one line per count and cell key (pcv, ckey, pvalue): the noise each key gives (a key
+map). All read into a :class:`~rainbowdp.cellkey.Ptable`. The rules taken from ``ptable`` are
+in ``_layout_r``, those of the ONS tool in ``_layout_ons``.
 
 References
 ----------
@@ -13,27 +15,30 @@ References
 
 from __future__ import annotations
 
-import csv
-import gc
 import io
-import math
 import os
 from pathlib import Path
-from typing import NoReturn
+from typing import Any
 
 import numpy as np
 
 from ..exceptions import ParameterError
 from ..mechanism import Mechanism
+from ._layout_csv import Rows
+from ._layout_ons import (
+    MAX_ONS_LINES,
+    ons_key_map_for_file,
+    padded_order,
+    split_padding,
+)
+from ._layout_r import MAX_DIGITS, R_DIGITS, r_format, read_r_family, rounded_bounds, to_float
 from ._ptable import Ptable, as_ptable
 from ._ptable_ops import (
     LAYOUTS,
     MAX_CELLS,
-    MAX_ONS_KEYSIZE,
     MAX_ROWS,
     ONS_LAST_PCV,
     ONS_LOOP_START,
-    SUM_TOL,
     Above,
     check_above,
     key_counts,
@@ -42,131 +47,7 @@ from ._quantise import check_keysize
 
 __all__ = ["read_ptable", "write_ptable"]
 
-
-class _Rows:
-    """The parsed data lines of a CSV file: column name -> array of strings, and line numbers."""
-
-    def __init__(
-        self, path: Path, text: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
-    ) -> None:
-        self.path = path
-        was_enabled = gc.isenabled()
-        gc.disable()  # hundreds of thousands of small lists: collection passes cost most
-        try:
-            self._parse(path, text, required, optional)
-        finally:
-            if was_enabled:
-                gc.enable()
-
-    def _parse(
-        self, path: Path, text: str, required: tuple[str, ...], optional: tuple[str, ...]
-    ) -> None:
-        reader = csv.reader(io.StringIO(text))
-        rows: list[list[str]] = []
-        lines: list[int] = []
-        if '"' in text:  # a quoted field may span lines: ask the reader for the line numbers
-            for row in reader:
-                rows.append(row)
-                lines.append(reader.line_num)
-        else:  # one row per line (a blank line gives an empty row)
-            rows = list(reader)
-            lines = list(range(1, len(rows) + 1))
-        keep = [k for k, r in enumerate(rows) if len(r) > 1 or (r and r[0].strip())]
-        if not keep:
-            raise ParameterError(f"`path` {str(path)!r} is empty: no header line.")
-        header = [c.strip().strip('"').lower() for c in rows[keep[0]]]
-        self.header_line = lines[keep[0]]
-        keep = keep[1:]
-        n_fields = len(header)
-        for k in keep:
-            if len(rows[k]) != n_fields:
-                self.fail(
-                    lines[k],
-                    f"has {len(rows[k])} fields, the header (line {self.header_line}) has "
-                    f"{n_fields}",
-                )
-        missing = [c for c in required if c not in header]
-        if missing:
-            raise ParameterError(
-                f"`path` {str(path)!r}: the header (line {self.header_line}) misses the "
-                f"column(s) {', '.join(missing)} (required: {', '.join(required)}; got "
-                f"{', '.join(header)})."
-            )
-        if not keep:
-            raise ParameterError(f"`path` {str(path)!r} has a header but no data lines.")
-        self.lines = [lines[k] for k in keep]
-        table = np.array([rows[k] for k in keep], dtype=np.str_).reshape(len(keep), n_fields)
-        wanted = (*required, *(c for c in optional if c in header))
-        self.columns = {name: table[:, header.index(name)] for name in wanted}
-
-    def fail(self, line: int, what: str) -> NoReturn:
-        raise ParameterError(f"`path` {str(self.path)!r}, line {line}: {what}.")
-
-    def ints(self, name: str, *, minimum: int | None = None) -> np.ndarray:
-        try:  # fast path: every cell a plain integer
-            out = self.columns[name].astype(np.int64)
-        except (ValueError, OverflowError):
-            out = self._ints_slow(name)
-        if minimum is not None and out.size and int(out.min()) < minimum:
-            k = int(np.argmax(out < minimum))
-            self.fail(
-                self.lines[k],
-                f"column `{name}` must be >= {minimum}, got {self.columns[name][k].strip()!r}",
-            )
-        return out
-
-    def _ints_slow(self, name: str) -> np.ndarray:
-        out = np.empty(len(self.lines), dtype=np.int64)
-        for k, text in enumerate(self.columns[name]):
-            try:
-                x = int(text)
-            except ValueError:
-                try:
-                    f = float(text)
-                except ValueError:
-                    f = math.nan
-                if not f.is_integer():
-                    self.fail(
-                        self.lines[k],
-                        f"column `{name}` must be an integer, got {text.strip()!r}",
-                    )
-                x = int(f)
-            if abs(x) >= 2**62:
-                self.fail(self.lines[k], f"column `{name}` is out of range, got {text!r}")
-            out[k] = x
-        return out
-
-    def floats(self, name: str) -> np.ndarray:
-        try:  # fast path (float parsing is exact: the text of a repr reads back bit for bit)
-            out = self.columns[name].astype(np.float64)
-        except (ValueError, OverflowError):
-            out = None
-        if out is not None and bool(np.all(np.isfinite(out))):
-            return out
-        out = np.empty(len(self.lines))
-        for k, text in enumerate(self.columns[name]):
-            try:
-                x = float(text)
-            except ValueError:
-                self.fail(self.lines[k], f"column `{name}` must be a number, got {text.strip()!r}")
-            if not math.isfinite(x):
-                self.fail(self.lines[k], f"column `{name}` must be finite, got {text.strip()!r}")
-            out[k] = x
-        return out
-
-    def first_duplicate(self, a: np.ndarray, b: np.ndarray, what: str) -> None:
-        """Fail on the first repeated pair (a, b), naming both lines."""
-        order = np.lexsort((np.arange(a.size), b, a))
-        same = (a[order][1:] == a[order][:-1]) & (b[order][1:] == b[order][:-1])
-        if same.any():
-            k = int(np.argmax(same))
-            first, second = int(order[k]), int(order[k + 1])
-            self.fail(
-                self.lines[second],
-                f"duplicate {what} ({int(a[first])}, {int(b[first])}), first on line "
-                f"{self.lines[first]}",
-            )
-
+_Rows = Rows
 
 _PTABLE_COLUMNS = ("i", "j", "p", "v", "p_int_lb", "p_int_ub", "type")
 #: The optional last column of the ptable layout: the table's key size on every line.
@@ -174,19 +55,44 @@ _KEYSIZE_COLUMN = "keysize"
 _ONS_COLUMNS = ("pcv", "ckey", "pvalue")
 
 
+_TAUARGUS_COLUMNS = ("i", "j", "p", "v", "p_int_ub")
+_SAS_COLUMNS = ("i", "j", "p", "v", "p_int_lb", "p_int_ub")
+_REQUIRED = {"ptable": _PTABLE_COLUMNS, "tauargus": _TAUARGUS_COLUMNS, "sas": _SAS_COLUMNS}
+
+
+def _delimiter(text: str) -> str:
+    """``;`` when the first non-blank line has semicolons and no comma, else ``,``."""
+    for line in text.splitlines():
+        if line.strip():
+            return ";" if ";" in line and "," not in line else ","
+    return ","
+
+
 def _detect_layout(path: Path, text: str) -> str:
-    for row in csv.reader(io.StringIO(text)):
-        if any(c.strip() for c in row):
-            names = {c.strip().strip('"').lower() for c in row}
-            if {"pcv", "ckey", "pvalue"} <= names:
-                return "ons"
-            if {"i", "j", "p"} <= names:
-                return "ptable"
-            raise ParameterError(
-                f"`path` {str(path)!r}: cannot tell the layout from the header "
-                f"{', '.join(sorted(names))} (ptable: {', '.join(_PTABLE_COLUMNS)}; ons: "
-                f"{', '.join(_ONS_COLUMNS)}); pass `layout`."
-            )
+    """The layout told by the header (the first non-blank line)."""
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        delim = _delimiter(line)
+        names = {c.strip().strip('"').lower() for c in line.split(delim)}
+        if {"pcv", "ckey", "pvalue"} <= names:
+            return "ons"
+        if delim == ";" and set(_TAUARGUS_COLUMNS) <= names:
+            if "type" in names:
+                raise ParameterError(
+                    f"`path` {str(path)!r}: a ptable export with a column `type` is a magnitude "
+                    "table (ptable's create_num_ptable), which is not supported; count tables "
+                    "only."
+                )
+            return "sas" if "p_int_lb" in names else "tauargus"
+        if {"i", "j", "p"} <= names:
+            return "ptable"
+        raise ParameterError(
+            f"`path` {str(path)!r}: cannot tell the layout from the header "
+            f"{', '.join(sorted(names))} (ptable: {', '.join(_PTABLE_COLUMNS)}; tauargus: "
+            f"{';'.join(_TAUARGUS_COLUMNS)}; sas: {';'.join(_SAS_COLUMNS)}; ons: "
+            f"{', '.join(_ONS_COLUMNS)}); pass `layout`."
+        )
     raise ParameterError(f"`path` {str(path)!r} is empty: no header line.")
 
 
@@ -207,74 +113,6 @@ def _file_keysize(rows: _Rows) -> int | None:
         return check_keysize(int(ks[0]), "keysize")
     except ParameterError:
         rows.fail(rows.lines[0], f"column `keysize` must be a power of two, got {int(ks[0])}")
-
-
-def _read_ptable_layout(rows: _Rows) -> np.ndarray:
-    i = rows.ints("i", minimum=0)
-    j = rows.ints("j", minimum=0)
-    v = rows.ints("v")
-    p = rows.floats("p")
-    lb = rows.floats("p_int_lb")
-    ub = rows.floats("p_int_ub")
-    kinds = np.char.lower(np.char.strip(np.char.strip(rows.columns["type"]), '"'))
-    bad = (p < 0) | (v != j - i) | (kinds != "all")
-    if bad.any():
-        k = int(np.argmax(bad))
-        if p[k] < 0:
-            rows.fail(rows.lines[k], f"negative probability p={rows.columns['p'][k].strip()!r}")
-        if v[k] != j[k] - i[k]:
-            rows.fail(rows.lines[k], f"v={v[k]} is not j - i = {j[k] - i[k]}")
-        rows.fail(
-            rows.lines[k],
-            f"type {rows.columns['type'][k].strip()!r} is not supported (only 'all': one table "
-            "for every count)",
-        )
-    if int(i.max()) >= MAX_ROWS:
-        k = int(np.argmax(i))
-        rows.fail(rows.lines[k], f"row i={int(i[k])} exceeds the limit of {MAX_ROWS} rows")
-    if (int(i.max()) + 1) * (int(j.max()) + 1) > MAX_CELLS:
-        k = int(np.argmax(j))
-        rows.fail(
-            rows.lines[k],
-            f"j={int(j[k])} makes the table larger than {MAX_CELLS} entries ((I + 1)(J + 1))",
-        )
-    rows.first_duplicate(i, j, "(i, j)")
-    present = np.zeros(int(i.max()) + 1, dtype=bool)
-    present[i] = True
-    if not present.all():
-        gap = int(np.argmin(present))
-        raise ParameterError(
-            f"`path` {str(rows.path)!r}: row i={gap} is missing (rows must be i = 0..{i.max()} "
-            "without gaps)."
-        )
-    P = np.zeros((present.size, int(j.max()) + 1))
-    P[i, j] = p
-    line = np.asarray(rows.lines)
-    order = np.lexsort((j, i))
-    i_s, p_s, lb_s, ub_s, ln = i[order], p[order], lb[order], ub[order], line[order]
-    start = np.r_[True, i_s[1:] != i_s[:-1]]
-    end = np.r_[i_s[1:] != i_s[:-1], True]
-    prev_ub = np.r_[0.0, ub_s[:-1]]
-    prev_ub[start] = 0.0
-    problems = [
-        (np.abs(lb_s - prev_ub) > SUM_TOL, "p_int_lb={} is not the previous p_int_ub (or 0)", lb_s),
-        (np.abs(ub_s - lb_s - p_s) > SUM_TOL, "p_int_ub - p_int_lb is not p={}", p_s),
-        (end & (np.abs(ub_s - 1.0) > SUM_TOL), "the row's last p_int_ub={} is not 1", ub_s),
-    ]
-    sums = P.sum(axis=1)
-    off = np.abs(sums - 1.0) > SUM_TOL
-    if off.any():
-        r = int(np.argmax(off))
-        lines = line[i == r]
-        raise ParameterError(
-            f"`path` {str(rows.path)!r}: row i={r} (lines {lines.min()}-{lines.max()}) sums to "
-            f"{float(sums[r])!r}, not 1 (within {SUM_TOL:g})."
-        )
-    for bad, what, values in problems:
-        if bad.any():
-            k = int(np.argmax(bad))
-            rows.fail(int(ln[k]), f"row i={int(i_s[k])}: " + what.format(repr(float(values[k]))))
-    return P
 
 
 def _read_ons_layout(rows: _Rows, keysize: int | None) -> tuple[np.ndarray, np.ndarray, int]:
@@ -339,8 +177,30 @@ def _read_ons_layout(rows: _Rows, keysize: int | None) -> tuple[np.ndarray, np.n
         )
     key_map = np.zeros((top + 1, K), dtype=np.int64)
     key_map[pcv, ckey] = pvalue
+    own = split_padding(pcv, key_map)
+    if own is not None:  # the rows written only for the ONS tool: copies of the last row
+        key_map = key_map[: own + 1]
+        top = own
     j = key_map + np.arange(top + 1)[:, None]
     return key_counts(j, int(j.max()) + 1) / K, key_map, K
+
+
+def _read_r_file(
+    p: Path, text: str, kind: str, keysize: int | None
+) -> tuple[np.ndarray, dict[str, Any], int | None]:
+    """A file of the ``ptable`` family: its table, what it says besides, its key size."""
+    optional = (_KEYSIZE_COLUMN,) if kind == "ptable" else ()
+    rows = _Rows(p, text, _REQUIRED[kind], optional, delimiter=_delimiter(text))
+    P, extra = read_r_family(rows, kind)
+    K = _file_keysize(rows)
+    if K is None:
+        return P, extra, keysize
+    if keysize is not None and check_keysize(keysize) != K:
+        raise ParameterError(
+            f"`keysize` must be the file's key size {K} (its column `keysize`), got "
+            f"keysize={keysize!r}."
+        )
+    return P, extra, K
 
 
 def read_ptable(
@@ -351,25 +211,47 @@ def read_ptable(
     above: Above | None = None,
     loop_start: int | None = None,
 ) -> Ptable:
-    r"""Read a ptable CSV file in the R ``ptable`` or the ONS layout.
+    r"""Read a ptable file: the R ``ptable`` layout, its Tau-Argus or SAS export, or the ONS
+    layout.
 
     ``"ptable"`` (the R package ``ptable``): columns ``i, j, p, v, p_int_lb, p_int_ub, type``,
     one line per (i, j) (lines with p = 0 may be left out); rows i = 0..I without gaps, each
-    summing to 1 within 1e-9, with ``v = j - i``, intervals that tile [0, 1] in increasing j
+    summing to 1 within 1e-9, with ``v = j - i``, intervals that tile [0, 1]
     (``p_int_ub - p_int_lb = p``) and type ``all``. Default above-rule ``"last"``. An optional
     last column ``keysize`` (one value on every line, a power of two, as :func:`write_ptable`
     writes it) is the table's key size.
+
+    ``"tauargus"`` and ``"sas"``: the files of ``ptable::pt_export(SDCtool = "TauArgus")``
+    (columns ``i;j;p;v;p_int_ub``; each line's lower bound is the previous line's upper bound
+    of its row) and ``"SAS"`` (``i;j;p;v;p_int_lb;p_int_ub``): semicolons, numbers padded with
+    spaces and possibly in scientific notation (R's ``format``), the same rules as above.
+
+    **Bounds** rounded to d <= 15 decimals (``ptable`` rounds to 8) give
+    ``metadata["digits"] = d``: :func:`write_ptable` computes them again as ``ptable`` does, so
+    a read and a write keep every bound bit for bit (running float sums of p: no digits).
+
+    **Modified tables** (``ptable::modify_cnt_ptable``: an (i, j) repeats, its interval split
+    into pieces shuffled within the row): the pieces of each (i, j) are summed into one
+    probability. That is the table, what :func:`audit` sees (a row's law does not depend on
+    how its intervals are cut or ordered) and what :meth:`Ptable.noise` looks integer keys up
+    in. The pieces, in file order, are kept in ``metadata["intervals"]`` (lists ``i, j, p,
+    p_int_lb, p_int_ub``) and written back by :func:`write_ptable`; a lookup of decimal keys in
+    the intervals themselves must use them. A repeated (i, j) with p = 0 in a file whose
+    intervals all run in increasing j is refused as a duplicate.
 
     ``"ons"``: columns ``pcv, ckey, pvalue``, one line per pcv and cell key: the noise
     ``pvalue`` of count ``pcv`` for key ``ckey``. Every pcv has the keys 0..K−1, K a power of
     two (the table's ``keysize``); pcv runs 0..P or 1..P (then count 0 publishes 0). The table
     keeps the key map; its probabilities are the share of keys of each noise. Default
-    above-rule ``"loop"`` with s = 501 when P = 750 (the ONS tables), ``"last"`` otherwise.
+    above-rule ``"loop"`` with s = 501 when P = 750 (the ONS tables), ``"last"`` otherwise. A
+    file padded to pcv 750 by :func:`write_ptable` (its own rows 0..I in increasing pcv, then
+    copies of row I from pcv 750 down to I + 1) reads back as the table with rows 0..I and
+    ``"last"``, the same mechanism.
 
     Parameters
     ----------
     path : str or os.PathLike
-    layout : {"auto", "ptable", "ons"}, default "auto"
+    layout : {"auto", "ptable", "tauargus", "sas", "ons"}, default "auto"
         ``"auto"`` tells the layout from the header.
     keysize : int, optional
         The table's key size; it must equal the file's when the file has one (the ONS
@@ -381,7 +263,8 @@ def read_ptable(
     Returns
     -------
     Ptable
-        ``metadata`` holds the path and the layout.
+        ``metadata`` holds the path and the layout, and ``"digits"`` or ``"intervals"``
+        (above) when the file has them.
 
     Raises
     ------
@@ -416,22 +299,13 @@ def read_ptable(
         raise ParameterError(f"`path` {str(p)!r} is not UTF-8 text: {exc}.") from None
     kind = _detect_layout(p, text) if layout == "auto" else layout
     key_map = None
-    if kind == "ptable":
-        rows = _Rows(p, text, _PTABLE_COLUMNS, (_KEYSIZE_COLUMN,))
-        P = _read_ptable_layout(rows)
+    extra: dict[str, Any] = {}
+    if kind in _REQUIRED:
+        P, extra, K = _read_r_file(p, text, kind, keysize)
         rule = above or "last"
-        K = _file_keysize(rows)
-        if K is None:
-            K = keysize
-        elif keysize is not None and check_keysize(keysize) != K:
-            raise ParameterError(
-                f"`keysize` must be the file's key size {K} (its column `keysize`), got "
-                f"keysize={keysize!r}."
-            )
     else:
         P, key_map, K = _read_ons_layout(_Rows(p, text, _ONS_COLUMNS), keysize)
-        top = P.shape[0] - 1
-        rule = above or ("loop" if top == ONS_LAST_PCV else "last")
+        rule = above or ("loop" if P.shape[0] - 1 == ONS_LAST_PCV else "last")
     s = loop_start
     if rule == "loop" and s is None and P.shape[0] - 1 == ONS_LAST_PCV:
         s = ONS_LOOP_START
@@ -441,7 +315,7 @@ def read_ptable(
         loop_start=s,
         key_map=key_map,
         keysize=K,
-        metadata={"path": str(p), "layout": kind},
+        metadata={"path": str(p), "layout": kind, **extra},
     )
 
 
@@ -450,27 +324,193 @@ def _fmt(x: float) -> str:
     return repr(float(x))
 
 
+def _stored_intervals(T: Ptable) -> dict[str, np.ndarray] | None:
+    """The pieces of a modified table (``metadata["intervals"]``) if they still make up T."""
+    meta = T.metadata or {}
+    raw = meta.get("intervals")
+    if not isinstance(raw, dict):
+        return None
+    try:
+        pieces = {k: np.asarray(raw[k]) for k in ("i", "j", "p", "p_int_lb", "p_int_ub")}
+        i, j = pieces["i"].astype(np.int64), pieces["j"].astype(np.int64)
+        merged = np.zeros(T.probabilities.shape)
+        np.add.at(merged, (i, j), pieces["p"].astype(np.float64))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    if not np.array_equal(merged, T.probabilities):
+        return None
+    return {**pieces, "i": i, "j": j}
+
+
+def _metadata_digits(T: Ptable) -> int | None:
+    """``metadata["digits"]`` if the table is still on that grid (its probabilities the
+    rounded widths within 1e-12: not, e.g., after :meth:`Ptable.quantised`), else None."""
+    d = (T.metadata or {}).get("digits")
+    if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= MAX_DIGITS:
+        return None
+    P = T.probabilities
+    i, j, lo, hi = rounded_bounds(P, d)
+    widths = np.zeros_like(P)
+    widths[i, j] = to_float(hi - lo, d)
+    return d if bool(np.all(np.abs(widths - P) <= 1e-12)) else None
+
+
+def _r_lines(T: Ptable, digits: int | None) -> dict[str, np.ndarray]:
+    """The lines (i, j, p, p_int_lb, p_int_ub) of T in the ``ptable`` layouts.
+
+    A modified table's stored pieces; with ``digits``, the bounds as ``ptable`` computes them
+    (:func:`rounded_bounds`: cumulative sums rounded, p = ub - lb in decimals, each written as
+    the nearest float); without, the running float sums of the probabilities (the last one
+    exactly 1).
+    """
+    stored = _stored_intervals(T)
+    if stored is not None:
+        return stored
+    P = T.probabilities
+    if digits is not None:
+        i, j, lo, hi = rounded_bounds(P, digits)
+        p = to_float(hi - lo, digits)  # ub - lb, exactly in decimals, then to the nearest float
+        return {
+            "i": i,
+            "j": j,
+            "p": p,
+            "p_int_lb": to_float(lo, digits),
+            "p_int_ub": to_float(hi, digits),
+        }
+    ub_all = np.minimum(np.cumsum(P, axis=1), 1.0)
+    i, j = np.nonzero(P > 0)
+    last = np.r_[i[1:] != i[:-1], True]
+    ub = ub_all[i, j]
+    ub[last] = 1.0
+    lb = np.r_[0.0, ub[:-1]]
+    lb[np.r_[True, i[1:] != i[:-1]]] = 0.0
+    return {"i": i, "j": j, "p": P[i, j], "p_int_lb": lb, "p_int_ub": ub}
+
+
+def _ptable_text(T: Ptable, K: int | None, digits: int | None) -> str:
+    """The R ``ptable`` layout (comma-separated, floats by ``repr``)."""
+    if T.above != "last":
+        raise ParameterError(
+            f"the ptable layout has no above-rule (it reads back as 'last'), got a table "
+            f"with above={T.above!r}; write layout='ons' or keep the rule in code."
+        )
+    if K is not None:  # the quantised table: bounds c^Q / K, exact in binary
+        cq = T.thresholds(K)
+        P = np.diff(cq, axis=1, prepend=0).astype(np.float64) / K
+        i, j = np.nonzero(P > 0)
+        ub = cq[i, j] / K
+        lb = np.r_[0.0, ub[:-1]]
+        lb[np.r_[True, i[1:] != i[:-1]]] = 0.0
+        lines = {"i": i, "j": j, "p": P[i, j], "p_int_lb": lb, "p_int_ub": ub}
+    else:
+        lines = _r_lines(T, digits)
+    K = K if K is not None else T.keysize
+    tail = "" if K is None else f",{K}"
+    out = io.StringIO()
+    out.write(",".join(_PTABLE_COLUMNS) + ("" if K is None else f",{_KEYSIZE_COLUMN}") + "\n")
+    for i, j, pj, a, b in zip(
+        lines["i"].tolist(),
+        lines["j"].tolist(),
+        lines["p"].tolist(),
+        lines["p_int_lb"].tolist(),
+        lines["p_int_ub"].tolist(),
+        strict=True,
+    ):
+        out.write(f"{i},{j},{_fmt(pj)},{j - i},{_fmt(a)},{_fmt(b)},all{tail}\n")
+    return out.getvalue()
+
+
+def _export_text(T: Ptable, layout: str, digits: int | None) -> str:
+    """``ptable::pt_export`` of a count table: Tau-Argus or SAS (``_layout_r``, the facts)."""
+    if T.above != "last":
+        raise ParameterError(
+            f"the {layout} layout has no above-rule (counts above the table use the last "
+            f"row), got a table with above={T.above!r}."
+        )
+    d = R_DIGITS if digits is None else digits
+    if d > R_DIGITS:
+        raise ParameterError(
+            f"`digits` must be at most {R_DIGITS} for the {layout} layout (ptable exports 8 "
+            f"significant digits), got digits={digits!r}."
+        )
+    lines = _r_lines(T, d)
+    i, j = lines["i"], lines["j"]
+    cols = (
+        ["i", "j", "p", "v", "p_int_lb", "p_int_ub"] if layout == "sas" else list(_TAUARGUS_COLUMNS)
+    )
+    values = {**lines, "v": j - i}
+    texts = [r_format(values[c].astype(np.float64)) for c in cols]
+    body = [";".join(fields) for fields in zip(*texts, strict=True)]
+    return ";".join(cols) + "\n" + "\n".join(body) + "\n"
+
+
+def _ons_text(T: Ptable, K: int | None) -> str:
+    """The ONS layout, always pcv 0..750 (``_layout_ons``: the ONS tool's rules)."""
+    K = K if K is not None else T.keysize
+    if K is None:
+        raise ParameterError(
+            "`keysize` is required for the ONS layout (the table has none), got None."
+        )
+    if (ONS_LAST_PCV + 1) * K > MAX_ONS_LINES:
+        raise ParameterError(
+            f"`keysize` must be at most {MAX_ONS_LINES // (ONS_LAST_PCV + 1)} for the ONS "
+            f"layout (one line per key for each of the rows 0..750), got keysize={K}."
+        )
+    top = T.max_count
+    if T.key_map is not None and T.keysize == K:
+        km = T.key_map
+    else:
+        cq = T.thresholds(K)
+        widths = np.diff(cq, axis=1, prepend=0)
+        v = T.rows_noise
+        km = np.repeat(v.ravel(), widths.ravel()).reshape(top + 1, K)
+    full, n_own = ons_key_map_for_file(T, km)
+    order = padded_order(n_own)
+    pcv = np.repeat(order, K).astype(np.str_)
+    ckey = np.tile(np.arange(K), order.size).astype(np.str_)
+    pv = full[order].ravel().astype(np.str_)
+    body = np.char.add(np.char.add(np.char.add(np.char.add(pcv, ","), ckey), ","), pv)
+    return ",".join(_ONS_COLUMNS) + "\n" + "\n".join(body.tolist()) + "\n"
+
+
 def write_ptable(
     table: Ptable | Mechanism,
     path: str | os.PathLike,
     *,
     layout: str = "ptable",
     keysize: int | None = None,
+    digits: int | None = None,
 ) -> Path:
-    r"""Write a ptable (or a Mechanism on a count path) as CSV, atomically.
+    r"""Write a ptable (or a Mechanism on a count path) as a file, atomically.
 
     ``"ptable"``: one line ``i,j,p,v,p_int_lb,p_int_ub,all`` per (i, j) with p > 0, floats
-    written with ``repr`` (read back bit for bit). Without ``keysize`` the probabilities are the
-    table's and the intervals their running sums (the last one exactly 1); with ``keysize`` the
-    quantised table :math:`p^Q` (:meth:`Ptable.quantised`) and its intervals
-    :math:`c^Q(j)/K`, exactly what the keys apply. A last column ``keysize`` holds K
-    (``keysize``, else the table's own; no column when neither is set), so :func:`read_ptable`
-    gets the key size back. This layout has no above-rule: a ``"loop"`` table is refused.
+    written with ``repr`` (read back bit for bit). Without ``keysize`` or ``digits`` the
+    probabilities are the table's and the intervals their running sums (the last one exactly
+    1). With ``digits`` (default the table's ``metadata["digits"]``, from the file it was read
+    from) the bounds are computed as ``ptable`` computes them: cumulative sums rounded to
+    ``digits`` decimals, p = p_int_ub − p_int_lb (the decimal difference), so a file read and
+    written again keeps its bounds bit for bit. With ``keysize`` the table is the quantised
+    :math:`p^Q` (:meth:`Ptable.quantised`) with the intervals :math:`c^Q(j)/K`, exactly what
+    the keys apply. A last column ``keysize`` holds K (``keysize``, else the table's own; no
+    column when neither is set), so :func:`read_ptable` gets the key size back. This layout
+    has no above-rule: a ``"loop"`` table is refused. A modified table read from a file
+    (``metadata["intervals"]``) is written with its pieces, as read.
 
-    ``"ons"``: one line ``pcv,ckey,pvalue`` per count 0..I and key 0..K−1 (K = ``keysize`` or
-    the table's own, at most 2^20): the table's key map, or the quantised intervals. The reader
-    restores ``"loop"`` with s = 501 for I = 750 and ``"last"`` otherwise; another
-    combination is refused.
+    ``"tauargus"`` and ``"sas"``: what ``ptable::pt_export(SDCtool = "TauArgus")`` and
+    ``"SAS"`` write for a count table: a header ``i;j;p;v;p_int_ub`` (SAS:
+    ``i;j;p;v;p_int_lb;p_int_ub``), semicolons, the bounds rounded to 8 decimals (``digits``,
+    at most 8) and every column formatted as R's ``format(., digits = 8)`` formats it. The key
+    size is not part of these files. ``ptable`` names them ``.txt``.
+
+    ``"ons"``: one line ``pcv,ckey,pvalue`` per count and key 0..K−1 (K = ``keysize`` or the
+    table's own, at most 2^15): the table's key map, or the quantised intervals, **always for
+    pcv 0..750**. The ONS tool gives the counts above 750 the rows 501..750 and no noise to a
+    count whose row is missing, so a shorter file would publish the larger counts unperturbed
+    there: a ``"last"`` table with I < 750 gets the rows I + 1..750 as copies of row I (what
+    the last-row rule gives them), written after its own rows from pcv 750 down, and
+    :func:`read_ptable` reads it back as the same table. A ``"loop"`` table must be the ONS
+    one (I = 750, s = 501); a ``"last"`` table whose rows from 501 on differ from its last row
+    is refused (the ONS tool would apply them to the counts above 750).
 
     Returns
     -------
@@ -482,9 +522,18 @@ def write_ptable(
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> T = Ptable.from_noise([0.25, 0.5, 0.25], low=-1)
-    >>> _ = write_ptable(T, d / "o.csv", layout="ons", keysize=4)
-    >>> (d / "o.csv").read_text().splitlines()[5:9]
-    ['1,0,-1', '1,1,0', '1,2,0', '1,3,1']
+    >>> lines = write_ptable(T, d / "o.csv", layout="ons", keysize=4).read_text().splitlines()
+    >>> lines[5:9], len(lines) - 1
+    (['1,0,-1', '1,1,0', '1,2,0', '1,3,1'], 3004)
+    >>> lines[9:11], lines[-1]
+    (['750,0,-1', '750,1,0'], '2,3,1')
+    >>> print(write_ptable(T, d / "t.txt", layout="tauargus").read_text())
+    i;j;p;v;p_int_ub
+    0;0;1.00; 0;1.00
+    1;0;0.25;-1;0.25
+    1;1;0.50; 0;0.75
+    1;2;0.25; 1;1.00
+    <BLANKLINE>
     """
     from ..io import check_path, write_atomic
 
@@ -493,63 +542,23 @@ def write_ptable(
     if not isinstance(layout, str) or layout not in LAYOUTS:
         raise ParameterError(f"`layout` must be one of {LAYOUTS}, got layout={layout!r}.")
     K = None if keysize is None else check_keysize(keysize)
+    if digits is not None and (
+        isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS
+    ):
+        raise ParameterError(
+            f"`digits` must be an integer in 1..{MAX_DIGITS}, got digits={digits!r}."
+        )
+    d = digits if digits is not None else _metadata_digits(T)
     if layout == "ptable":
-        if T.above != "last":
-            raise ParameterError(
-                f"the ptable layout has no above-rule (it reads back as 'last'), got a table "
-                f"with above={T.above!r}; write layout='ons' or keep the rule in code."
-            )
-        if K is None:
-            P = T.probabilities
-            ub = np.minimum(np.cumsum(P, axis=1), 1.0)
-        else:
-            cq = T.thresholds(K)
-            P = np.diff(cq, axis=1, prepend=0).astype(np.float64) / K
-            ub = cq / K
-        K = K if K is not None else T.keysize
-        tail = "" if K is None else f",{K}"
-        out = io.StringIO()
-        out.write(",".join(_PTABLE_COLUMNS) + ("" if K is None else f",{_KEYSIZE_COLUMN}") + "\n")
-        for i in range(P.shape[0]):
-            js = np.flatnonzero(P[i] > 0)
-            hi = ub[i, js].copy()
-            hi[-1] = 1.0
-            lo = np.r_[0.0, hi[:-1]]
-            for j, pj, a, b in zip(
-                js.tolist(), P[i, js].tolist(), lo.tolist(), hi.tolist(), strict=True
-            ):
-                out.write(f"{i},{j},{_fmt(pj)},{j - i},{_fmt(a)},{_fmt(b)},all{tail}\n")
-        text = out.getvalue()
+        text = _ptable_text(T, K, d)
+    elif layout == "ons":
+        text = _ons_text(T, K)
     else:
-        K = K if K is not None else T.keysize
-        if K is None:
+        if K is not None:
             raise ParameterError(
-                "`keysize` is required for the ONS layout (the table has none), got None."
+                f"`keysize` is not part of the {layout} layout (8-digit bounds); write the "
+                f"quantised table with layout='ptable' or 'ons', got keysize={keysize!r}."
             )
-        if K > MAX_ONS_KEYSIZE:
-            raise ParameterError(
-                f"`keysize` must be at most {MAX_ONS_KEYSIZE} for the ONS layout (one line per "
-                f"key), got keysize={K}."
-            )
-        top = T.max_count
-        ons_rule = ("loop", ONS_LOOP_START) if top == ONS_LAST_PCV else ("last", None)
-        if (T.above, T.loop_start) != ons_rule:
-            raise ParameterError(
-                f"the ONS layout reads back with above={ons_rule[0]!r}, "
-                f"loop_start={ons_rule[1]!r} for I={top}, got a table with above={T.above!r}, "
-                f"loop_start={T.loop_start!r}."
-            )
-        if T.key_map is not None and T.keysize == K:
-            km = T.key_map
-        else:
-            cq = T.thresholds(K)
-            widths = np.diff(cq, axis=1, prepend=0)
-            v = T.rows_noise
-            km = np.repeat(v.ravel(), widths.ravel()).reshape(top + 1, K)
-        pcv = np.repeat(np.arange(top + 1), K).astype(np.str_)
-        ckey = np.tile(np.arange(K), top + 1).astype(np.str_)
-        pv = km.ravel().astype(np.str_)
-        body = np.char.add(np.char.add(np.char.add(np.char.add(pcv, ","), ckey), ","), pv)
-        text = ",".join(_ONS_COLUMNS) + "\n" + "\n".join(body.tolist()) + "\n"
+        text = _export_text(T, layout, d)
     write_atomic(p, text)
     return p

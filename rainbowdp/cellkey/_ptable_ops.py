@@ -20,6 +20,7 @@ from ..exceptions import ParameterError, ParameterTypeError
 
 __all__ = [
     "ABOVE_RULES",
+    "KEY_TYPES",
     "LAYOUTS",
     "MAX_CELLS",
     "MAX_ONS_KEYSIZE",
@@ -28,7 +29,12 @@ __all__ = [
     "ONS_LOOP_START",
     "SUM_TOL",
     "Above",
+    "KeyType",
     "check_above",
+    "check_key_type",
+    "check_table_keysize",
+    "grid_text",
+    "grid_type",
     "int_array",
     "key_counts",
     "trim_columns",
@@ -37,8 +43,9 @@ __all__ = [
 
 #: The rules for counts above the last row.
 ABOVE_RULES = ("last", "loop")
-#: File layouts: the R package ``ptable`` and the ONS cell-key tables.
-LAYOUTS = ("ptable", "ons")
+#: File layouts: the R package ``ptable`` (its CSV, and its Tau-Argus and SAS exports) and the
+#: ONS cell-key tables.
+LAYOUTS = ("ptable", "tauargus", "sas", "ons")
 #: Rows must sum to 1 within this (as :func:`quantised_cdf` requires).
 SUM_TOL = 1e-9
 #: The ONS loop: the largest pcv and the first pcv of the loop.
@@ -51,6 +58,12 @@ MAX_ROWS = 10**6
 MAX_CELLS = 2**27
 
 Above = Literal["last", "loop"]
+#: What cell keys are: integers 0..K-1 (the ABS and ONS keys, K a power of two) or decimals
+#: k / K in [0, 1), K = 10^d (the R package ``cellKey`` and Tau-Argus, d digits).
+KEY_TYPES = ("integer", "decimal")
+KeyType = Literal["integer", "decimal"]
+#: Most digits of a decimal key grid (10^18 <= 2^62, the largest key grid).
+MAX_KEY_DIGITS = 18
 
 
 # ------------------------------------------------------------------------------------ checks
@@ -58,6 +71,59 @@ def check_above(above: Any) -> str:
     if not isinstance(above, str) or above not in ABOVE_RULES:
         raise ParameterError(f"`above` must be one of {ABOVE_RULES}, got above={above!r}.")
     return above
+
+
+def check_key_type(key_type: Any) -> str:
+    if not isinstance(key_type, str) or key_type not in KEY_TYPES:
+        raise ParameterError(f"`key_type` must be one of {KEY_TYPES}, got key_type={key_type!r}.")
+    return key_type
+
+
+def power_of_ten(K: int) -> int | None:
+    """d if K = 10^d with d >= 1, else None."""
+    text = str(K)
+    return len(text) - 1 if K >= 10 and text == "1" + "0" * (len(text) - 1) else None
+
+
+def check_table_keysize(keysize: Any, key_type: str, name: str = "keysize") -> int:
+    """A table's key size: a power of two for integer keys (:func:`check_keysize`), 10^d with
+    1 <= d <= 18 for decimal keys."""
+    from ._quantise import check_key_grid, check_keysize
+
+    if key_type == "integer":
+        return check_keysize(keysize, name)
+    K = check_key_grid(keysize, name)
+    d = power_of_ten(K)
+    if d is None or d > MAX_KEY_DIGITS:
+        raise ParameterError(
+            f"`{name}` must be 10^d (decimal keys with d digits, 1 <= d <= {MAX_KEY_DIGITS}) for "
+            f"key_type='decimal', got {name}={keysize!r}."
+        )
+    return K
+
+
+def grid_type(K: int) -> tuple[KeyType, int | None]:
+    """The key type of a grid of K keys and the keysize a table on it records: ("integer", K)
+    for a power of two, ("decimal", K) for a power of ten, ("integer", None) otherwise."""
+    if not K & (K - 1):
+        return "integer", K
+    if power_of_ten(K) is not None and K <= 10**MAX_KEY_DIGITS:
+        return "decimal", K
+    return "integer", None
+
+
+def grid_text(K: int) -> str:
+    """A key grid's size as shown: ``2^k``, ``10^d`` or the integer.
+
+    Examples
+    --------
+    >>> grid_text(2**32), grid_text(10**5), grid_text(12)
+    ('2^32', '10^5', '12')
+    """
+    if not K & (K - 1):
+        return f"2^{K.bit_length() - 1}"
+    d = power_of_ten(K)
+    return str(K) if d is None else f"10^{d}"
 
 
 def int_array(value: Any, name: str) -> np.ndarray:
@@ -328,11 +394,14 @@ def shifted_rows(p: np.ndarray, r: np.ndarray, counts: np.ndarray, q: int) -> np
 
 # ------------------------------------------------------------------------------------ display
 def keysize_text(T: Any) -> str:
-    """The key size of a ptable as shown: ``2^k`` (and whether from a key map), or ``-``."""
+    """The key size of a ptable as shown: ``2^k`` (and whether from a key map), ``10^d
+    (decimal keys)``, or ``-``."""
     K = T.keysize
     if K is None:
         return "-"
-    return f"2^{K.bit_length() - 1}" + (" (key map)" if T.key_map is not None else "")
+    if T.key_type == "decimal":
+        return f"{grid_text(K)} (decimal keys)"
+    return grid_text(K) + (" (key map)" if T.key_map is not None else "")
 
 
 def summary_rows(T: Any) -> list[tuple[str, str]]:

@@ -49,6 +49,7 @@ __all__ = [
     "KeysizeWarning",
     "PostSampling",
     "QuantisationError",
+    "check_key_grid",
     "check_keysize",
     "check_quantisation",
     "lookup",
@@ -79,6 +80,70 @@ def check_keysize(keysize: Any, name: str = "keysize") -> int:
     return k
 
 
+def check_key_grid(keysize: Any, name: str = "keysize") -> int:
+    """Check the size K of a key grid: any integer in [2, 2^62].
+
+    A grid of K keys: the integer keys 0..K-1 (K a power of two for the ABS and ONS keys), or
+    the decimal keys k / K with K = 10^d, d digits (the R package ``cellKey`` draws record keys
+    with 5 to 20 digits, 8 by default: ``ck_generate_rkeys(nr_digits = 8)``).
+
+    Examples
+    --------
+    >>> check_key_grid(10**5)
+    100000
+    """
+    return check_int(keysize, name, minimum=2, maximum=MAX_KEYSIZE)
+
+
+def _ceil_scaled(c: np.ndarray, K: int) -> np.ndarray:
+    r"""The exact :math:`\lceil c K \rceil` of float64 values c in [0, 1], as int64.
+
+    For K a power of two the float product is exact. Otherwise it is rounded (by at most half
+    an ulp), which can move the ceiling only where c K lies within an ulp of an integer: those
+    entries are recomputed in rational arithmetic (:class:`fractions.Fraction` of the float c).
+    """
+    x = c * K
+    cq = np.ceil(x)
+    if K & (K - 1):
+        near = np.flatnonzero(np.abs(x - np.rint(x)) <= 2.0 * np.spacing(np.maximum(x, 1.0)))
+        flat_c, flat_q = c.ravel(), cq.ravel()
+        for u in near.tolist():
+            flat_q[u] = math.ceil(Fraction(float(flat_c[u])) * K)
+        cq = flat_q.reshape(c.shape)
+    return cq.astype(np.int64)
+
+
+#: Decimals to which the bounds of a decimal key grid are rounded (:func:`decimal_bounds`).
+BOUND_DIGITS = 12
+
+
+def decimal_bounds(rows: np.ndarray) -> np.ndarray:
+    r"""The interval bounds of a decimal key grid, as exact integers :math:`u_j \cdot 10^{12}`.
+
+    Each row's running sums rounded to :data:`BOUND_DIGITS` decimals (so that a file's bounds,
+    written with at most 12 digits, come back exactly), and exactly 1 from the row's last
+    positive entry on: the bounds ``cellKey`` compares its decimal keys with
+    (``p_int_lb <= key < p_int_ub``).
+
+    Examples
+    --------
+    >>> decimal_bounds(np.array([[0.1, 0.2, 0.7, 0.0]])).tolist()
+    [[100000000000, 300000000000, 1000000000000, 1000000000000]]
+    """
+    p = np.asarray(rows, dtype=np.float64)
+    one = 10**BOUND_DIGITS
+    ub = np.rint(np.cumsum(p, axis=1) * float(one)).astype(np.int64)
+    last = p.shape[1] - 1 - np.argmax((p > 0)[:, ::-1], axis=1)
+    ub[np.arange(p.shape[1])[None, :] >= last[:, None]] = one
+    return np.minimum(ub, one)
+
+
+def _power_of_ten(K: int) -> int | None:
+    """d where K = 10^d (d >= 1), else None."""
+    d = len(str(K)) - 1
+    return d if d >= 1 and 10**d == K else None
+
+
 def quantised_cdf(pmf: Any, keysize: int) -> np.ndarray:
     r"""The scaled and quantised CDF :math:`c^Q(z) = \lceil c(z) \cdot K \rceil` (4.1)–(4.2).
 
@@ -91,7 +156,8 @@ def quantised_cdf(pmf: Any, keysize: int) -> np.ndarray:
         One noise PMF, or one per row (a perturbation table), in increasing noise order. Each
         row must be non-negative and sum to 1 within 1e-9.
     keysize : int
-        K, a power of two.
+        K, the number of keys: a power of two for integer keys, or any K >= 2, e.g.
+        :math:`10^d` for decimal keys with d digits (:func:`check_key_grid`).
 
     Returns
     -------
@@ -102,8 +168,18 @@ def quantised_cdf(pmf: Any, keysize: int) -> np.ndarray:
     Raises
     ------
     ParameterError
-        If a row is negative, not finite or does not sum to 1, or ``keysize`` is not a power
-        of two.
+        If a row is negative, not finite or does not sum to 1, or ``keysize`` is not an
+        integer in [2, 2^62].
+
+    Notes
+    -----
+    :math:`\lceil c K \rceil` is exact (in rational arithmetic where K is not a power of two).
+    It is also the number of keys of a decimal grid below a bound: the keys :math:`k / K` with
+    :math:`k / K < c` are :math:`k = 0, \dots, \lceil cK \rceil - 1`. So the decimal rule
+    of the R package ``cellKey`` (a cell key picks the first entry whose upper bound exceeds
+    it, :math:`\mathrm{lb} \le \mathrm{key} < \mathrm{ub}`, in ``lookup_freq`` of its
+    ``.ck_perturb_cnts``) applies exactly this table on the grid :math:`K = 10^d`, with the
+    bounds c the row's cumulative sums.
 
     References
     ----------
@@ -116,7 +192,7 @@ def quantised_cdf(pmf: Any, keysize: int) -> np.ndarray:
     >>> quantised_cdf([[0.1, 0.9], [1.0, 0.0]], 16).tolist()
     [[2, 16], [16, 16]]
     """
-    K = check_keysize(keysize)
+    K = check_key_grid(keysize)
     p = real_array(pmf, "pmf")
     if p.ndim not in (1, 2) or p.shape[-1] == 0:
         raise ParameterError(
@@ -135,8 +211,11 @@ def quantised_cdf(pmf: Any, keysize: int) -> np.ndarray:
     if off.any():
         r = int(np.argmax(off))
         raise ParameterError(f"`pmf` rows must sum to 1, got sum {float(sums[r])!r} in row {r}.")
-    c = np.cumsum(rows, axis=1)
-    cq = np.ceil(np.minimum(c, 1.0) * K).astype(np.int64)
+    d = _power_of_ten(K)
+    if d is not None and d <= BOUND_DIGITS:  # a decimal grid: cellKey's bounds
+        cq = -((-decimal_bounds(rows)) // 10 ** (BOUND_DIGITS - d))
+    else:
+        cq = _ceil_scaled(np.minimum(np.cumsum(rows, axis=1), 1.0), K)
     cq[:, -1] = K
     np.maximum.accumulate(cq, axis=1, out=cq)  # monotone even where a later sum rounds down
     return cq.reshape(p.shape)

@@ -3,10 +3,11 @@ r"""The cell-key commands of ``rainbowdp``: ``ptable design``, ``ptable audit`` 
 ::
 
     rainbowdp ptable design --epsilon E --delta D [--method maxent|optimal] [--keysize K]
-                            [--rows R] [--D D] [--variance V] [--layout ptable|ons]
+                            [--rows R] [--D D] [--variance V]
+                            [--layout ptable|tauargus|sas|ons]
                             [-o PT.csv] [--json]
     rainbowdp ptable audit PT.csv [--epsilon E ...] [--delta D ...] [--keysize K]
-                           [--layout auto|ptable|ons] [--json]
+                           [--layout auto|ptable|tauargus|sas|ons] [--json]
     rainbowdp perturb DATA.csv --by COL1,COL2 --ptable PT.csv [--record-key COL[,COL...]]
                       [--seed S] [--keysize K] [--method abs|sum] [--no-margins]
                       [--max-bytes N] [-o TABLE.csv] [--json]
@@ -41,6 +42,14 @@ __all__ = ["add_parser", "run"]
 
 #: Extension of the files ``ptable design`` and ``perturb`` write.
 CSV_SUFFIXES = (".csv",)
+#: The file suffix of each ptable layout: CSV, and the .txt of the Tau-Argus and SAS exports (as
+#: R's ptable writes them).
+PTABLE_SUFFIXES = {
+    "ptable": (".csv",),
+    "ons": (".csv",),
+    "tauargus": (".txt", ".csv"),
+    "sas": (".txt", ".csv"),
+}
 #: ``perturb`` shows progress when reading a file with at least this many bytes.
 PROGRESS_BYTES = 50_000_000
 #: Largest ``perturb`` data file read by default (``--max-bytes`` raises it).
@@ -66,7 +75,11 @@ def _keysize(text: str) -> int:
 def _cmd_ptable_design(args: argparse.Namespace) -> int:
     from .. import cellkey
 
-    out = check_output(args.output, CSV_SUFFIXES, [], "a ptable file") if args.output else None
+    out = (
+        check_output(args.output, PTABLE_SUFFIXES[args.layout], [], f"a {args.layout} file")
+        if args.output
+        else None
+    )
     d = cellkey.design_ptable(
         args.epsilon,
         args.delta,
@@ -357,7 +370,13 @@ def add_parser(sub: Any) -> None:
     d.add_argument("--rows", type=integer("--rows"), default=None, help="rows 0..R-1 (default D+1)")
     d.add_argument("--D", type=integer("--D"), default=None, help="start the search at this D")
     d.add_argument("--variance", type=finite_float("--variance", positive=True), default=None)
-    d.add_argument("--layout", choices=["ptable", "ons"], default="ptable")
+    d.add_argument(
+        "--layout",
+        choices=["ptable", "tauargus", "sas", "ons"],
+        default="ptable",
+        help="file layout: R ptable, its Tau-Argus or SAS export (ptable::pt_export), or ONS "
+        "(always pcv 0..750)",
+    )
     d.add_argument("-o", "--output", default=None, help="ptable file (.csv)")
     d.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     d.set_defaults(run=run)
@@ -384,7 +403,12 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="audit the table quantised at this KEYSIZE (what the cell keys apply)",
     )
-    a.add_argument("--layout", choices=["auto", "ptable", "ons"], default="auto")
+    a.add_argument(
+        "--layout",
+        choices=["auto", "ptable", "tauargus", "sas", "ons"],
+        default="auto",
+        help="file layout (default: told by the header)",
+    )
     a.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     a.set_defaults(run=run)
 
