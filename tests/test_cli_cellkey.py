@@ -386,3 +386,43 @@ def test_audit_errors_are_one_line(capsys, tmp_path) -> None:
     assert "keysize=1000" in err
     err = one_line_error(capsys, "ptable", "audit", ONS256, "--delta", "1.5")
     assert "1.5" in err
+
+
+def test_perturb_with_cellkeys_decimal_keys_and_weights(capsys, tmp_path) -> None:
+    # the command line gives the library's table: decimal record keys summed mod 1 (cellKey's
+    # rule) and weighted counts (tests/cellkey/test_cellkey_compat.py checks those by hand)
+    import csv
+
+    from rainbowdp import cellkey
+
+    fixtures = Path(__file__).parent / "cellkey" / "fixtures"
+    data, table = fixtures / "ckey_micro.csv", fixtures / "ckey_ptable_D2.csv"
+    out = tmp_path / "pert.csv"
+    summary = run_json(
+        capsys, "perturb", data, "--by", "sex,region", "--ptable", table,
+        "--method", "cellkey", "--weights", "w", "-o", out,
+    )  # fmt: skip
+    assert summary["keysize"] == "decimal" and summary["records"] == 9
+    with data.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    columns = {k: np.array([r[k] for r in rows]) for k in ("sex", "region", "rkey")}
+    weights = np.array([float(r["w"]) for r in rows])
+    ref = cellkey.perturb(
+        columns, ["sex", "region"], cellkey.read_ptable(table), method="cellkey", weights=weights
+    )
+    with out.open(newline="") as fh:
+        written = list(csv.DictReader(fh))
+    assert [int(r["perturbed"]) for r in written] == [int(x) for x in ref.columns["perturbed"]]
+    assert [float(r["perturbed_weighted"]) for r in written] == [
+        float(x) for x in ref.columns["perturbed_weighted"]
+    ]
+    for bad in (["--seed", "3"], ["--keysize", "1000"], ["--record-key", "a,b"]):
+        err = one_line_error(
+            capsys, "perturb", data, "--by", "sex", "--ptable", table, "--method", "cellkey", *bad
+        )
+        assert "--method cellkey" in err
+    err = one_line_error(
+        capsys, "perturb", data, "--by", "sex", "--ptable", table, "--method", "cellkey",
+        "--weights", "sex",
+    )  # fmt: skip
+    assert "weight column 'sex'" in err

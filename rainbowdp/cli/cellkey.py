@@ -272,6 +272,25 @@ def _int_column(values: np.ndarray, name: str) -> np.ndarray:
         ) from None
 
 
+def _float_column(values: np.ndarray, name: str) -> np.ndarray:
+    """A column of weights as floats (the library checks they are finite and >= 0)."""
+    try:
+        return values.astype(np.float64)
+    except ValueError:
+        bad = next(v for v in values if not _is_float(v))
+        raise ParameterError(
+            f"weight column {name!r} must hold numbers, got {str(bad)!r}."
+        ) from None
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _write_table(table: Any, path: Path) -> None:
     cols = list(table.columns)
     with path.open("w", newline="", encoding="utf-8") as fh:
@@ -295,27 +314,39 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
     if not by:
         raise ParameterError(f"`--by` must name at least one column, got --by={args.by!r}.")
     key_cols = [c.strip() for c in args.record_key.split(",") if c.strip()]
+    weight_cols = [args.weights] if args.weights else []
     table = cellkey.read_ptable(args.ptable)
+    decimal = args.method == "cellkey"
+    if decimal and (args.seed is not None or args.keysize is not None or len(key_cols) != 1):
+        raise ParameterError(
+            "--method cellkey reads one column of decimal record keys in [0, 1) (cellKey's, "
+            "summed exactly mod 1): give one --record-key column and no --seed or --keysize."
+        )
     K = args.keysize if args.keysize is not None else (table.keysize or 2**32)
     if args.seed is not None:
-        data = _read_csv(data_path, by, max_bytes=args.max_bytes)
+        data = _read_csv(data_path, by + weight_cols, max_bytes=args.max_bytes)
         n = len(data[by[0]])
         keys: Any = cellkey.record_keys(
             n, keysize=K, components=1 if args.method == "sum" else 4, seed=args.seed
         )
     else:
-        data = _read_csv(data_path, by + key_cols, max_bytes=args.max_bytes)
-        keys = np.stack([_int_column(data.pop(c), c) for c in key_cols], axis=1)
-        if keys.shape[1] == 1:
-            keys = keys[:, 0]
+        data = _read_csv(data_path, by + key_cols + weight_cols, max_bytes=args.max_bytes)
+        if decimal:
+            keys = key_cols[0]  # the column, decimals as written in the file
+        else:
+            keys = np.stack([_int_column(data.pop(c), c) for c in key_cols], axis=1)
+            if keys.shape[1] == 1:
+                keys = keys[:, 0]
+    weights = _float_column(data.pop(args.weights), args.weights) if args.weights else None
     res = cellkey.perturb(
         data,
         by,
         table,
         record_keys=keys,
-        keysize=K,
+        keysize=None if decimal else K,
         margins=not args.no_margins,
         method=args.method,
+        weights=weights,
     )
     if out is not None:
         _write_table(res, out)
@@ -323,12 +354,13 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
     summary = {
         "cells": len(res.columns["count"]),
         "records": len(res.record_cell),
-        "keysize": K,
+        "keysize": "decimal" if decimal else K,
         "utility": u.to_dict() if hasattr(u, "to_dict") else str(u),
         "output": str(out) if out else None,
     }
     text = (
-        f"perturbed {summary['cells']} cells from {summary['records']} records (KEYSIZE {K})\n"
+        f"perturbed {summary['cells']} cells from {summary['records']} records "
+        f"({'decimal record keys' if decimal else f'KEYSIZE {K}'})\n"
         f"  |perturbed - true|: mean {u.absolute.mean:.4g}, max {u.absolute.max:.4g}; "
         f"relative (true > 0): mean {u.relative.mean:.4g}, max {u.relative.max:.4g}\n"
         f"  false zeros: {u.false_zeros}, false non-zeros: {u.false_nonzeros}"
@@ -430,7 +462,19 @@ def add_parser(sub: Any) -> None:
         "the same file in the same row order)",
     )
     p.add_argument("--keysize", type=_keysize, default=None, help="KEYSIZE (default the table's)")
-    p.add_argument("--method", choices=["abs", "sum"], default="abs")
+    p.add_argument(
+        "--method",
+        choices=["abs", "sum", "cellkey"],
+        default="abs",
+        help="how record keys make a cell key: abs (the ABS's), sum (integer keys summed mod K), "
+        "cellkey (the R package cellKey's decimal keys, summed mod 1)",
+    )
+    p.add_argument(
+        "--weights",
+        default=None,
+        help="a column of sampling weights: adds the weighted counts (perturbed x weight sum / "
+        "count, as cellKey publishes them)",
+    )
     p.add_argument("--no-margins", action="store_true", help="interior cells only")
     p.add_argument(
         "--max-bytes",
