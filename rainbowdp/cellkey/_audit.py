@@ -442,7 +442,14 @@ def audit(
         eps_v = () if epsilons is None else _values(epsilons, "epsilons", check_epsilon)
         dlt_v = () if deltas is None else _values(deltas, "deltas", check_delta)
     T, K, lost, lost_rows = _applied(T, keysize)
-    exact = K is None or not K & (K - 1)  # count / K stored exactly (K a power of two)
+    # count / K is stored exactly for K a power of two up to 2^53; above 2^53 count itself is
+    # rounded to a float, once for a power of two (the allowance u covers it), twice otherwise
+    if K is not None and K > 2**53 and K & (K - 1):
+        raise ParameterError(
+            f"`keysize` above 2^53 must be a power of two for the audit, got keysize={K}: the "
+            "entries count / K of its table are rounded twice."
+        )
+    exact = K is None or (not K & (K - 1) and K <= 2**53)
     A, B = _edge_pairs(T)
     uniq, first, inverse = np.unique(
         np.hstack([A, B]), axis=0, return_index=True, return_inverse=True

@@ -212,8 +212,12 @@ def quantised_cdf(pmf: Any, keysize: int) -> np.ndarray:
         r = int(np.argmax(off))
         raise ParameterError(f"`pmf` rows must sum to 1, got sum {float(sums[r])!r} in row {r}.")
     d = _power_of_ten(K)
-    if d is not None and d <= BOUND_DIGITS:  # a decimal grid: cellKey's bounds
-        cq = -((-decimal_bounds(rows)) // 10 ** (BOUND_DIGITS - d))
+    if d is not None:  # a decimal grid: cellKey's bounds, scaled exactly in integers
+        ub = decimal_bounds(rows)
+        if d <= BOUND_DIGITS:
+            cq = -((-ub) // 10 ** (BOUND_DIGITS - d))
+        else:  # d <= 18 (K <= 2^62): fits in int64
+            cq = ub * 10 ** (d - BOUND_DIGITS)
     else:
         cq = _ceil_scaled(np.minimum(np.cumsum(rows, axis=1), 1.0), K)
     cq[:, -1] = K

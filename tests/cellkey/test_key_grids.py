@@ -280,3 +280,23 @@ def test_key_map_tables_keep_their_grid() -> None:
     assert audit(T, epsilon=1.0, keysize=2**16).keysize == 2**16
     with pytest.raises(ParameterError, match="keysize=1000"):
         audit(T, epsilon=1.0, keysize=1000)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 18), st.lists(st.floats(0.0, 1.0), min_size=1, max_size=6))
+def test_the_audit_quantises_as_perturb_applies(d: int, ws: list[float]) -> None:
+    """On every decimal grid 10^d (d up to 18, K <= 2^62) the audit's thresholds are the ones
+    perturb(method="cellkey") applies (12-digit bounds, scaled exactly in integers)."""
+    from rainbowdp.cellkey._decimal_keys import decimal_thresholds
+
+    w = np.array([*ws, 1.0])
+    T = Ptable.from_noise(w / w.sum(), low=0)
+    applied = np.asarray(decimal_thresholds(T, d), dtype=object)
+    assert T.thresholds(10**d).tolist() == applied.tolist()
+
+
+def test_the_audit_refuses_twice_rounded_grids() -> None:
+    T = Ptable.from_noise([0.25, 0.5, 0.25], low=-1)
+    with pytest.raises(ParameterError, match="above 2\\^53 must be a power of two"):
+        audit(T, epsilons=[1.0], keysize=10**17)
+    audit(T, epsilons=[1.0], keysize=2**60)  # a power of two: one rounding, within the allowance
