@@ -14,8 +14,13 @@ times are the minimum and the median of ``--repeats`` runs (default 3).
 (2) The baseline a competent pandas user would write: groupby + sum of the key columns for each
     margin, modulo bigN, XOR, then a merge on the ptable in long form (row, key interval, noise)
     and a filter on the interval. Checked to give the same counts, keys and noise.
-(3) Auditing a ptable (rainbowdp.cellkey._ptable.audit, when it exists) with D = 25 and 1,000
-    rows, at KEYSIZE 2^32, with its default epsilon and delta grids.
+(3) Auditing a ptable (rainbowdp.cellkey.audit) with D = 25 and 1,000 rows, at KEYSIZE 2^32,
+    with its default epsilon and delta grids.
+(4) An agency's workflow (cellKey's rule): 8-digit decimal record keys and sampling weights,
+    the table of ptable's parameters D = 10, V = 5 (Ptable.from_parameters), perturb with
+    method="cellkey" on the flat table (margins "Total") and on a three-level hierarchy of the
+    first variable (10 regions of 5 districts); the floor is the flat table on the same records
+    and keys, the hierarchy adds the subtotals. Then from_parameters and compare_with_design.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ import time
 import numpy as np
 from _timing import timed
 
-from rainbowdp.cellkey import _ptable
+from rainbowdp.cellkey import audit as audit_ptable
+from rainbowdp.cellkey import compare_with_design
 from rainbowdp.cellkey._keys import (
     big_prime,
     component_sums,
@@ -207,12 +213,8 @@ def part_pandas(ours: dict, args: argparse.Namespace) -> None:
 # ------------------------------------------------------------------------------------ part 3
 def part_audit(args: argparse.Namespace) -> None:
     print("\n(3) audit of a ptable with D = 25 and 1,000 rows (KEYSIZE 2^32)")
-    audit = getattr(_ptable, "audit", None)
-    if audit is None:
-        print("    rainbowdp.cellkey._ptable.audit does not exist yet: not measured")
-        return
     T = Ptable.from_noise(example1_pmf(), low=-D, rows=999, keysize=K)
-    t_min, t_med, rep = timed(lambda: audit(T), args.repeats)
+    t_min, t_med, rep = timed(lambda: audit_ptable(T), args.repeats)
     print(f"    {'':<44}{'min s':>9}{'med s':>9}")
     line("audit(T) (default grids)", t_min, t_med, f"{T.max_count + 1} rows, D = {T.D}")
     for e, d in zip(rep.epsilons, rep.delta_at_epsilon, strict=True):
@@ -227,13 +229,55 @@ def part_audit(args: argparse.Namespace) -> None:
             print(f"    delta = {d:g}: epsilon = {e:.6g}")
 
 
+# ------------------------------------------------------------------------------------ part 4
+def part_agency(n: int, args: argparse.Namespace) -> None:
+    print(
+        f"\n(4) an agency's workflow: {n:,} records, 8-digit decimal keys, weights, "
+        "ptable's D = 10, V = 5"
+    )
+    rng = np.random.default_rng(2026)
+    district = rng.integers(0, 50, n)
+    data = {
+        "district": np.array([f"d{k:02d}" for k in range(50)])[district],
+        "age": rng.integers(0, 6, n),
+        "rkey": rng.integers(0, 10**8, n) / 10**8,  # 8-digit keys, as ck_generate_rkeys
+        "w": rng.uniform(10.0, 100.0, n),
+    }
+    regions = {f"r{g}": [f"d{5 * g + k:02d}" for k in range(5)] for g in range(10)}
+    t_min, t_med, T = timed(lambda: Ptable.from_parameters(10, 5), args.repeats)
+    print(f"    {'':<44}{'min s':>9}{'med s':>9}")
+    line("Ptable.from_parameters(10, 5)", t_min, t_med, f"{T.max_count + 1} rows")
+    kw = {"record_keys": "rkey", "method": "cellkey", "weights": "w"}
+    f_min, f_med, flat = timed(lambda: perturb(data, ["district", "age"], T, **kw), args.repeats)
+    line("perturb cellkey + weights, flat", f_min, f_med, f"{len(flat['count'])} cells")
+    h_min, h_med, tree = timed(
+        lambda: perturb(data, ["district", "age"], T, hierarchies={"district": regions}, **kw),
+        args.repeats,
+    )
+    line(
+        "perturb cellkey + weights, 3-level hierarchy",
+        h_min,
+        h_med,
+        f"{len(tree['count'])} cells; hierarchy / flat {h_min / f_min:.2f} (min over min)",
+    )
+    c_min, c_med, c = timed(
+        lambda: compare_with_design(T, epsilon=1.0, keysize=10**8), args.repeats
+    )
+    line(
+        "compare_with_design(T, epsilon=1, keysize=10**8)",
+        c_min,
+        c_med,
+        f"delta agency {c.agency_delta:.3g}, designed {c.designed_delta:.3g}",
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--quick", action="store_true", help="10^6 records instead of 10^7")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--part", choices=["1", "2", "3", "all"], default="all")
+    ap.add_argument("--part", choices=["1", "2", "3", "4", "all"], default="all")
     args = ap.parse_args()
     n = 10**6 if args.quick else 10**7
     t0 = time.perf_counter()
@@ -245,6 +289,8 @@ def main() -> None:
         part_pandas(ours, args)
     if args.part in ("3", "all"):
         part_audit(args)
+    if args.part in ("4", "all"):
+        part_agency(n // 10, args)
     print(f"\ntotal {time.perf_counter() - t0:.0f} s")
 
 

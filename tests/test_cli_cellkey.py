@@ -363,7 +363,7 @@ def test_malformed_ptable_file_is_one_line(capsys, tmp_path) -> None:
     [
         (["--epsilon", "1", "--delta", "0.05", "-o", "pt.txt"], ".csv"),
         (["--epsilon", "0.5", "--delta", "1e-4", "--keysize", "256"], "keysize=256"),
-        (["--epsilon", "1", "--delta", "0.05", "--keysize", "1000"], "keysize=1000"),
+        (["--epsilon", "1", "--delta", "0.05", "--keysize", "1001"], "keysize=1001"),
         (["--epsilon", "1", "--delta", "0.05", "--keysize", "2^x"], "'2^x'"),
         (["--epsilon", "0", "--delta", "0.05"], "epsilon=0"),
         (["--epsilon", "1", "--delta", "2"], "delta=2"),
@@ -426,3 +426,59 @@ def test_perturb_with_cellkeys_decimal_keys_and_weights(capsys, tmp_path) -> Non
         "--weights", "sex",
     )  # fmt: skip
     assert "weight column 'sex'" in err
+
+
+FIXTURES = Path(__file__).parent / "cellkey" / "fixtures"
+
+
+def test_design_for_decimal_keys_and_audit_a_file_on_its_decimal_grid(capsys, tmp_path) -> None:
+    # a table for cellKey's 8-digit keys: designed, quantised and audited on the grid 10^8
+    out = tmp_path / "pt.txt"
+    d = run_json(
+        capsys,
+        "ptable",
+        "design",
+        "--epsilon",
+        "0.5",
+        "--delta",
+        "1e-4",
+        "--keysize",
+        "10^8",
+        "--layout",
+        "tauargus",
+        "-o",
+        out,
+        "--json",
+    )
+    assert d["keysize"] == 10**8 and d["delta"] <= 1e-4
+    # the Tau-Argus file has no key size; --key-type decimal audits it on its bounds' grid
+    a = run_json(
+        capsys, "ptable", "audit", out, "--key-type", "decimal", "--epsilon", "0.5", "--json"
+    )
+    assert a["keysize"] == 10**8
+    assert a["delta_at_epsilon_independent"][0] <= 1e-4
+    assert "--keysize must be an integer, 2^k or 10^d" in one_line_error(
+        capsys, "ptable", "design", "--epsilon", "1", "--delta", "0.1", "--keysize", "10^x"
+    )
+
+
+def test_commands_refuse_a_magnitude_table_in_one_line(capsys) -> None:
+    # ptable 0.3.3, pt_ex_nums(): a magnitude table; the count commands name what to use
+    msg = one_line_error(capsys, "ptable", "audit", FIXTURES / "ptable_nums_all.csv")
+    assert "magnitude ptable" in msg and "perturb_numeric" in msg
+
+
+def test_perturb_warns_in_one_line_when_the_keys_apply_another_table(capsys, tmp_path) -> None:
+    # 5-digit decimal keys on a table of 8-digit bounds (ptable 0.3.3, create_cnt_ptable(D = 3,
+    # V = 1)): the keys apply its quantisation at 10^5, which its default audit does not show
+    rng = np.random.default_rng(5)
+    data = tmp_path / "m.csv"
+    rows = [f"{rng.choice(['f', 'm'])},0.{int(k):05d}" for k in rng.integers(0, 10**5, 200)]
+    data.write_text("sex,rkey\n" + "\n".join(rows) + "\n")
+    pt = FIXTURES / "ptable_D3_V1.csv"
+    code, _out, err = run(
+        capsys, "perturb", data, "--by", "sex", "--ptable", pt, "--method", "cellkey"
+    )
+    assert code == 0 and "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith("rainbowdp: warning: `record_keys` have 5")
+    assert "keysize=10**5" in err

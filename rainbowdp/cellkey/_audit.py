@@ -23,9 +23,10 @@ from .._verify.exact import enclose_exp, float_at_least
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism
 from ._display import html_table, num, require_pandas, up
+from ._layout_r import piece_key_counts, stored_pieces
 from ._ptable import Ptable, as_ptable
-from ._ptable_io import read_ptable
-from ._ptable_ops import grid_text
+from ._ptable_io import read_count_ptable
+from ._ptable_ops import grid_text, power_of_ten
 from ._quantise import check_key_grid, check_keysize
 
 __all__ = ["AuditReport", "audit"]
@@ -253,16 +254,67 @@ def _worst_at_delta(A: np.ndarray, B: np.ndarray, delta: float) -> int:
     return int(np.argmax(np.maximum(fwd, bwd)))
 
 
+#: Decimals of every bound a decimal key grid compares its keys with, beyond which more key
+#: digits apply the same table (12 for the rows' bounds; a modified table's pieces up to 15).
+_BOUND_PLACES = 12
+
+
+def _places(x: float) -> int:
+    """The decimals of the shortest text of the float ``x``."""
+    q = Fraction(repr(float(x)))
+    d = 0
+    while (q * 10**d).denominator != 1:
+        d += 1
+    return d
+
+
+def _check_grid(T: Ptable, keysize: Any) -> int:
+    """``keysize`` checked for the audit, with a clear error for decimal grids above 2^53.
+
+    The entries count / K of a grid K above 2^53 that is not a power of two would be rounded
+    twice (count itself is not a float). Decimal keys with d digits apply the bounds' own
+    decimals at most (12 for the rows' bounds, those of a modified table's pieces), so the
+    message names the grid with the same table.
+    """
+    big_decimal = (
+        isinstance(keysize, int | np.integer)
+        and not isinstance(keysize, bool)
+        and keysize > 2**53
+        and power_of_ten(int(keysize)) is not None
+    )
+    if not big_decimal:
+        return check_key_grid(keysize)
+    K = int(keysize)
+    d = power_of_ten(K)
+    pieces = stored_pieces(T)
+    same = _BOUND_PLACES
+    if pieces is not None:
+        ends = np.r_[pieces["p_int_lb"], pieces["p_int_ub"]].tolist()
+        same = max([same, *(_places(x) for x in ends)])
+    hint = (
+        f"; decimal keys with {d} digits apply the same table as keys with {same} (every bound "
+        f"has at most {same} decimals): audit with keysize=10**{same}"
+        if same <= 15
+        else ""
+    )
+    raise ParameterError(
+        f"`keysize` above 2^53 must be a power of two for the audit, got keysize={keysize!r} "
+        f"(10^{d}: the entries count / K of its table are rounded twice){hint}."
+    )
+
+
 def _applied(T: Ptable, keysize: Any) -> tuple[Ptable, int | None, int | None, tuple | None]:
     """(the table applied on the key grid, K, lost entries, rows holding them).
 
     K is ``keysize`` (any integer >= 2) or the table's own; a table with a key map is applied
     through its map, so another K must be a power of two (the table re-quantised, as before).
+    A modified table read from a file, on a decimal grid :math:`10^d`, is applied through its
+    pieces, each quantised on its own (``cellKey``'s lookup; :func:`piece_key_counts`).
     """
     if keysize is None:
         K = T.keysize
     else:
-        K = check_key_grid(keysize)
+        K = _check_grid(T, keysize)
         if T.key_map is not None and K != T.keysize:
             if K & (K - 1):
                 raise ParameterError(
@@ -272,7 +324,25 @@ def _applied(T: Ptable, keysize: Any) -> tuple[Ptable, int | None, int | None, t
             K = check_keysize(K)
     if K is None:
         return T, None, None, None
-    Q = T.quantised(K)
+    if K > 2**53 and K & (K - 1):
+        _check_grid(T, K)  # a decimal grid: the message names the grid with the same table
+        raise ParameterError(
+            f"`keysize` above 2^53 must be a power of two for the audit, got keysize={K}: the "
+            "entries count / K of its table are rounded twice."
+        )
+    pieces = stored_pieces(T) if power_of_ten(K) is not None else None
+    if pieces is not None:
+        counts = piece_key_counts(pieces, T.probabilities.shape, K)
+        Q = Ptable(
+            counts.astype(np.float64) / K,  # counts <= K <= 2^53: exact; one rounding
+            above=T.above,
+            loop_start=T.loop_start,
+            keysize=K,
+            key_type="decimal",
+            metadata=T.metadata,
+        )
+    else:
+        Q = T.quantised(K)
     p0, pq = T.probabilities, Q.probabilities
     width = max(p0.shape[1], pq.shape[1])
     a = np.pad(p0, ((0, 0), (0, width - p0.shape[1])))
@@ -393,7 +463,16 @@ def audit(
         package ``cellKey`` and Tau-Argus (:math:`K = 10^d` for d digits; cellKey's record
         keys have 5 to 20, 8 by default), whose rule ``lb <= key < ub`` picks the same entries
         (:func:`quantised_cdf`, Notes). Default: the table's own ``keysize`` (None: the table
-        as given). A table with a key map takes its own K or a power of two.
+        as given; ``read_ptable(path, key_type="decimal")`` gives a file's table the grid of
+        its bounds' decimals). A table with a key map takes its own K or a power of two. A
+        modified table read from a file (``ptable::modify_cnt_ptable``: its pieces in
+        ``metadata["intervals"]``) is applied on a decimal grid :math:`10^d` through its
+        pieces, as ``cellKey`` and :func:`perturb` look decimal keys up: each piece gets the
+        keys below its own bound, so on a grid coarser than the file's digits the pieces of
+        one (i, j) are quantised one by one (and may lose support the merged entry would
+        keep); on a finer grid that is the merged probability. A decimal grid above
+        :math:`2^{53}` (keys with 16 to 20 digits) is refused, naming the grid that applies the
+        same table (:math:`10^{12}`: the bounds' decimals).
 
     Returns
     -------
@@ -425,7 +504,7 @@ def audit(
     """
     start = time.perf_counter()
     if isinstance(table, str | os.PathLike):
-        table = read_ptable(table)
+        table = read_count_ptable(table)
     T = as_ptable(table, "table")
     if epsilon is not None and epsilons is not None:
         raise ParameterError(
@@ -441,14 +520,10 @@ def audit(
     else:
         eps_v = () if epsilons is None else _values(epsilons, "epsilons", check_epsilon)
         dlt_v = () if deltas is None else _values(deltas, "deltas", check_delta)
-    T, K, lost, lost_rows = _applied(T, keysize)
     # count / K is stored exactly for K a power of two up to 2^53; above 2^53 count itself is
     # rounded to a float, once for a power of two (the allowance u covers it), twice otherwise
-    if K is not None and K > 2**53 and K & (K - 1):
-        raise ParameterError(
-            f"`keysize` above 2^53 must be a power of two for the audit, got keysize={K}: the "
-            "entries count / K of its table are rounded twice."
-        )
+    # (refused by _applied)
+    T, K, lost, lost_rows = _applied(T, keysize)
     exact = K is None or (not K & (K - 1) and K <= 2**53)
     A, B = _edge_pairs(T)
     uniq, first, inverse = np.unique(

@@ -32,6 +32,7 @@ On the grid :math:`10^{-d}` the table applied is therefore row by row
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -40,11 +41,14 @@ import numpy as np
 
 from ..exceptions import ParameterError, ParameterTypeError
 from ._keys import component_sums
-from ._quantise import BOUND_DIGITS, decimal_bounds
+from ._layout_r import piece_key_counts, piece_thresholds, stored_pieces
+from ._quantise import BOUND_DIGITS, KeysizeWarning, decimal_bounds
 
 __all__ = [
     "BOUND_DIGITS",
     "DecimalKeys",
+    "applied_key_counts",
+    "check_key_digits",
     "decimal_cell_keys",
     "decimal_keys",
     "decimal_noise",
@@ -55,6 +59,8 @@ __all__ = [
 MAX_DIGITS = 20
 #: Most digits read from float keys (a double holds 15 significant decimal digits exactly).
 FLOAT_DIGITS = 15
+#: Entries of two tables this close are the same table (float noise of decimal bounds).
+_SAME_TABLE_TOL = 1e-12
 #: Digits up to which keys, sums and thresholds are int64 (object arrays of Python ints above).
 _INT64_DIGITS = 18
 _LIMB = 10**9
@@ -94,10 +100,14 @@ def _from_floats(x: np.ndarray, name: str) -> DecimalKeys:
         bad = int(np.flatnonzero(~np.isfinite(x))[0])
         raise ParameterError(f"`{name}` has a missing or infinite key at record {bad}.")
     _check_range(x, name)
+    # a key read by another parser may be a unit or two in the last place off the nearest
+    # double (R's ``as.numeric("0.79537215")`` is one ulp below it): the decimal of d digits
+    # within 2 ulp is the key, so keys written by R and read back as doubles keep their value
+    slack = 2.0 * np.spacing(x)
     for d in range(FLOAT_DIGITS + 1):
         scale = 10.0**d
         k = np.rint(x * scale)
-        if np.array_equal(k / scale, x):
+        if np.all(np.abs(k / scale - x) <= slack) and not np.any(k >= scale):
             return DecimalKeys(k.astype(np.int64), d)
     raise ParameterError(
         f"`{name}` holds floats that are not decimals of at most {FLOAT_DIGITS} digits (e.g. "
@@ -264,18 +274,127 @@ def decimal_thresholds(ptable: Any, digits: int) -> np.ndarray:
     return -((-ub) // div)
 
 
+def applied_key_counts(ptable: Any, digits: int) -> np.ndarray:
+    r"""The number of decimal keys :math:`k / 10^d` that pick each (i, j): the table applied.
+
+    A modified table read from a file (its pieces in ``metadata["intervals"]``, still summing
+    to its probabilities) is looked up in its pieces, as ``cellKey`` looks it up
+    (:func:`~rainbowdp.cellkey._layout_r.piece_key_counts`); any other table in the intervals
+    of its rows (:func:`decimal_thresholds`). Divided by :math:`10^d` this is the table the
+    keys apply, row by row: what :func:`audit` at ``keysize = 10**d`` examines.
+
+    Returns
+    -------
+    numpy.ndarray, shape of ``ptable.probabilities``
+        int64 for d <= 18, Python ints above; each row sums to :math:`10^d`.
+
+    Examples
+    --------
+    >>> from rainbowdp.cellkey import Ptable
+    >>> applied_key_counts(Ptable([[1.0, 0.0, 0.0], [0.25, 0.5, 0.25]]), 1).tolist()
+    [[10, 0, 0], [3, 5, 2]]
+    """
+    pieces = stored_pieces(ptable)
+    if pieces is not None:
+        return piece_key_counts(pieces, np.asarray(ptable.probabilities).shape, 10**digits)
+    return np.diff(decimal_thresholds(ptable, digits), axis=1, prepend=0)
+
+
+def _warn_other_table(ptable: Any, digits: int, name: str) -> None:
+    """Warn when keys with ``digits`` digits apply another table than the one :func:`audit`
+    examines by default for a table without a decimal grid (as given, or quantised on its
+    integer grid): that audit would not describe the perturbation."""
+    K = 10**digits
+    applied = np.asarray(applied_key_counts(ptable, digits), dtype=np.float64) / K
+    grid = getattr(ptable, "keysize", None)
+    audited = np.asarray(
+        (ptable if grid is None else ptable.quantised(grid)).probabilities, dtype=np.float64
+    )
+    n = min(applied.shape[1], audited.shape[1])
+    same = (
+        not np.any(applied[:, n:])
+        and not np.any(audited[:, n:])
+        and bool(np.all(np.abs(applied[:, :n] - audited[:, :n]) <= _SAME_TABLE_TOL))
+    )
+    if not same:
+        where = "as given" if grid is None else f"on its key grid keysize={grid}"
+        warnings.warn(
+            f"`{name}` have {digits} decimal digits: they apply the table quantised at "
+            f"10^{digits}, not the table audit() examines by default ({where}); audit the "
+            f"perturbation with keysize=10**{digits}, or read the table with "
+            "key_type='decimal' to record its grid.",
+            KeysizeWarning,
+            stacklevel=4,
+        )
+
+
+def check_key_digits(ptable: Any, digits: int, name: str = "record_keys") -> None:
+    r"""Refuse decimal keys whose grid applies another table than the ptable's own grid.
+
+    A ptable that records a decimal key grid (``key_type="decimal"``, ``keysize`` =
+    :math:`10^t`) is audited on that grid by default. Keys with d digits apply the table
+    quantised at :math:`10^d`: when d ≠ t that is the same table only if every entry gets the
+    same share of keys on both grids (e.g. a table whose bounds have at most min(d, t)
+    decimals). Otherwise the table's audit would not describe what the keys apply: fewer
+    digits can lose support and raise δ (5-digit keys on a table designed for 2^32 keys: δ
+    1.116e-4 instead of 9.9e-5 at ε = 0.5), so such keys are refused with a clear error. A table
+    without a decimal grid (integer keys, or none recorded) is audited by default as it is (or
+    quantised on its integer grid): when the keys apply another table, a
+    :class:`~._quantise.KeysizeWarning` names the audit that describes them
+    (``keysize=10**d``).
+
+    Raises
+    ------
+    ParameterError
+        Naming ``name``, the keys' digits and the table's key size.
+
+    Examples
+    --------
+    >>> from rainbowdp.cellkey import Ptable
+    >>> T = Ptable([[1.0, 0.0], [0.3, 0.7]], keysize=10**5, key_type="decimal")
+    >>> check_key_digits(T, 1)        # 0.3 is on the grid 10^-1: the same table
+    >>> T2 = Ptable([[1.0, 0.0], [0.25, 0.75]], keysize=10**5, key_type="decimal")
+    >>> check_key_digits(T2, 1)       # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    rainbowdp.exceptions.ParameterError: `record_keys` have 1 decimal digits, fewer than ...
+    """
+    if getattr(ptable, "key_type", None) != "decimal" or ptable.keysize is None:
+        _warn_other_table(ptable, digits, name)
+        return
+    t = int(ptable.key_digits)
+    if digits == t:
+        return
+    fine, coarse = max(digits, t), min(digits, t)
+    same = applied_key_counts(ptable, coarse) * 10 ** (fine - coarse) == applied_key_counts(
+        ptable, fine
+    )
+    if bool(np.all(same)):
+        return
+    raise ParameterError(
+        f"`{name}` have {digits} decimal digits, {'fewer' if digits < t else 'more'} than the "
+        f"ptable's key grid (keysize=10^{t}, {t} digits): the table they apply (its "
+        f"quantisation at 10^{digits}) is not the one on 10^{t}; audit it with "
+        f"keysize=10**{digits} and give the table keysize=10**{digits} (key_type='decimal'), "
+        f"or use keys with {t} digits."
+    )
+
+
 def decimal_noise(ptable: Any, counts: np.ndarray, keys: np.ndarray, digits: int) -> np.ndarray:
     r"""cellKey's lookup: the noise of each (count, cell key on the grid :math:`10^{-d}`).
 
     Count 0 gets noise 0 (``cellKey`` leaves empty cells untouched; the table's row 0 must
     then be the point mass at 0, or the table would not describe what is applied). A count c
     > 0 uses row r(c) (the table's above-rule: the last row for ``"last"``, as ``cellKey``) and
-    the interval :math:`p\_int\_lb \le \text{key} < p\_int\_ub`; the noise is j − r.
+    the interval :math:`p\_int\_lb \le \text{key} < p\_int\_ub`; the noise is j − r. A
+    modified table read from a file is looked up in its pieces, in interval order, as
+    ``cellKey`` looks up the lines of the file (``which.max(ck < ub)``). Keys whose grid
+    applies another table than the ptable's own decimal grid are refused
+    (:func:`check_key_digits`).
 
     Examples
     --------
     >>> from rainbowdp.cellkey import Ptable
-    >>> T = Ptable([[1.0, 0.0, 0.0], [0.25, 0.5, 0.25]])
+    >>> T = Ptable([[1.0, 0.0, 0.0], [0.3, 0.5, 0.2]])     # bounds on the keys' grid 10^-1
     >>> decimal_noise(T, np.array([0, 1, 1, 1, 5]), np.array([9, 2, 3, 8, 9]), 1).tolist()
     [0, -1, 0, 1, 1]
     """
@@ -290,10 +409,22 @@ def decimal_noise(ptable: Any, counts: np.ndarray, keys: np.ndarray, digits: int
             "method='cellkey' leaves count 0 untouched (as cellKey does), so the ptable's row 0 "
             f"must publish 0 with probability 1; got P(0 | 0) = {p[0, 0]!r}."
         )
-    thresholds = decimal_thresholds(ptable, digits)
     noise = np.zeros(counts.shape, dtype=np.int64)
     positive = counts > 0
+    if not positive.any():
+        return noise
+    check_key_digits(ptable, digits)
     rows = np.asarray(ptable.row_of(counts))
+    pieces = stored_pieces(ptable)
+    if pieces is not None:
+        pi, pj, pc = piece_thresholds(pieces, 10**digits)
+        for r in np.unique(rows[positive]).tolist():
+            sel = positive & (rows == r)
+            mine = pi == r
+            k = np.searchsorted(pc[mine], keys[sel], side="right")
+            noise[sel] = pj[mine][k] - r
+        return noise
+    thresholds = decimal_thresholds(ptable, digits)
     for r in np.unique(rows[positive]).tolist():
         sel = positive & (rows == r)
         j = np.searchsorted(thresholds[r], keys[sel], side="right")

@@ -22,9 +22,11 @@ from typing import Any, Literal
 from .._validation import check_delta, check_epsilon, check_int, check_nonnegative_float
 from ..exceptions import InfeasibleDesignError, ParameterError
 from ._audit import AuditReport, audit
+from ._decimal_keys import FLOAT_DIGITS
 from ._display import html_table, num, up
 from ._ptable import Ptable
-from ._quantise import check_keysize
+from ._ptable_ops import grid_text, grid_type, power_of_ten
+from ._quantise import check_key_grid
 
 __all__ = ["METHODS", "PtableDesign", "design_ptable"]
 
@@ -93,7 +95,7 @@ class PtableDesign:
             ("delta over all counts", up(self.delta_all_counts)),
             ("D", str(self.D)),
             ("rows", f"0..{self.table.max_count}"),
-            ("keysize", "-" if K is None else f"2^{K.bit_length() - 1}"),
+            ("keysize", "-" if K is None else grid_text(K)),
             ("noise variance", num(self.variance)),
         ]
 
@@ -110,7 +112,7 @@ class PtableDesign:
         lines = [
             f"perturbation table designed for epsilon = {num(self.epsilon)}, delta = "
             f"{num(self.target_delta)} (method {self.method!r}): D = {self.D}, rows "
-            f"0..{self.table.max_count}, keysize {'-' if K is None else f'2^{K.bit_length() - 1}'}",
+            f"0..{self.table.max_count}, keysize {'-' if K is None else grid_text(K)}",
             f"  delta = {up(self.delta)} on neighbouring counts >= {self.D} (the applied, "
             "quantised table)",
             f"  delta = {up(self.delta_all_counts)} over all counts (the rows below {self.D} "
@@ -154,13 +156,30 @@ def _table(
 
     if method == "maxent":
         g = tb.guide_gamma(eps, D) if variance is None else tb.gamma_for_variance(variance, D)
-        T = Ptable.from_noise(tb.pmf(g, D), low=-D, rows=rows - 1, keysize=K)
+        T = Ptable.from_noise(
+            tb.pmf(g, D), low=-D, rows=rows - 1, keysize=K, key_type=grid_type(K)[0]
+        )
         return T, g, tb.variance(g, D)
     from ._optimal import optimal_table
 
     V = tb.variance(tb.guide_gamma(eps, D), D) if variance is None else variance
     r = optimal_table(eps, D=D, variance=V, rows=rows)
-    return Ptable(r.table.probabilities, keysize=K), None, r.law.variance
+    return (
+        Ptable(r.table.probabilities, keysize=K, key_type=grid_type(K)[0]),
+        None,
+        r.law.variance,
+    )
+
+
+def _design_grid(keysize: Any) -> int:
+    """The key grid of :func:`design_ptable`: a power of two, or 10^d (decimal keys)."""
+    K = check_key_grid(keysize)
+    if K & (K - 1) and (power_of_ten(K) is None or K > 10**FLOAT_DIGITS):
+        raise ParameterError(
+            "`keysize` must be a power of two (integer keys) or 10**d with d in "
+            f"1..{FLOAT_DIGITS} (decimal keys with d digits), got keysize={keysize!r}."
+        )
+    return K
 
 
 def design_ptable(
@@ -187,7 +206,9 @@ def design_ptable(
         [-D, D] with the same variance cap and the smallest exact δ, and the small-count rows
         with the smallest exact δ given it (:func:`~rainbowdp.cellkey.optimal_table`).
     keysize : int, default 2**32
-        KEYSIZE of the cell keys (a power of two).
+        KEYSIZE of the cell keys: a power of two (integer keys 0..K-1), or :math:`10^d`, d in
+        1..15, for the decimal keys with d digits of ``cellKey`` and Tau-Argus (the table is
+        quantised and audited on that grid, ``key_type="decimal"``).
     rows : int, optional
         Rows 0..rows - 1 of the table (default D + 1: the last row is data-independent).
     D : int, optional
@@ -211,6 +232,9 @@ def design_ptable(
     >>> d = design_ptable(0.5, 1e-4)          # Example 1 at KEYSIZE 2^32
     >>> d.D, d.delta <= 1e-4, d.table.keysize == 2**32
     (25, True, True)
+    >>> c = design_ptable(0.5, 1e-4, keysize=10**8)   # for cellKey's 8-digit record keys
+    >>> c.table.key_type, c.table.key_digits, c.delta <= 1e-4
+    ('decimal', 8, True)
     """
     eps = check_epsilon(epsilon, finite_exp=True)
     if eps <= 0:
@@ -220,7 +244,7 @@ def design_ptable(
         raise ParameterError(f"`delta` must be > 0, got delta={delta!r}.")
     if not isinstance(method, str) or method not in METHODS:
         raise ParameterError(f"`method` must be one of {METHODS}, got method={method!r}.")
-    K = check_keysize(keysize)
+    K = _design_grid(keysize)
     V = None if variance is None else check_nonnegative_float(variance, "variance")
     if V is not None and not (0 < V < math.inf):
         raise ParameterError(f"`variance` must be positive and finite, got variance={variance!r}.")

@@ -112,7 +112,9 @@ class Rows:
                     )
                 x = int(f)
             if abs(x) >= 2**62:
-                self.fail(self.lines[k], f"column `{name}` is out of range, got {text!r}")
+                self.fail(
+                    self.lines[k], f"column `{name}` is out of range, got {str(text).strip()!r}"
+                )
             out[k] = x
         return out
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -33,9 +35,13 @@ from ._ptable_ops import MAX_CELLS, MAX_ROWS, SUM_TOL
 __all__ = [
     "R_DIGITS",
     "bound_places",
+    "bound_texts",
+    "piece_key_counts",
+    "piece_thresholds",
     "r_format",
     "read_r_family",
     "rounded_bounds",
+    "stored_pieces",
     "to_float",
 ]
 
@@ -119,12 +125,15 @@ def _scientific(x: float, digits: int) -> tuple[int, int]:
     return int(exp), max(len(sig), 1)
 
 
-def r_format(values: Sequence[float] | np.ndarray, digits: int = R_DIGITS) -> list[str]:
+def r_format(
+    values: Sequence[float] | np.ndarray, digits: int = R_DIGITS, scipen: int = 0
+) -> list[str]:
     r"""A numeric column as R's ``format(x, digits = digits)`` writes it (``formatReal``).
 
     One layout for the whole column: every number gets the decimals the most demanding one
-    needs at ``digits`` significant digits; fixed notation unless scientific is narrower
-    (``scipen = 0``); all right-justified to one width. So an integer column with negatives
+    needs at ``digits`` significant digits; fixed notation unless scientific is narrower by
+    more than ``scipen`` characters (R's ``options(scipen)``, default 0); all right-justified
+    to one width. So an integer column with negatives
     reads ``" 0"``, ``"-1"``, and a column holding 1e-08 and 1.234e-04 goes scientific.
 
     Examples
@@ -154,7 +163,7 @@ def r_format(values: Sequence[float] | np.ndarray, digits: int = R_DIGITS) -> li
     e = 2 if (mxe >= 100 or mne <= -99) else 1
     d = mxns - 1
     width_sci = neg + (d > 0) + d + 4 + e
-    if width_fixed <= width_sci:
+    if width_fixed <= width_sci + scipen:
         return [f"{v:>{width_fixed}.{rgt}f}" for v in x]
     return [f"{v:>{width_sci}.{d}e}" for v in x]
 
@@ -254,6 +263,14 @@ def _check_tiling(
             rows.fail(int(ln[k]), f"row i={int(i_s[k])}: " + what.format(repr(float(values[k]))))
 
 
+def bound_texts(rows: Rows) -> np.ndarray:
+    """The texts of the file's interval bounds (``p_int_ub``, and ``p_int_lb`` if present)."""
+    texts = [rows.columns["p_int_ub"]]
+    if "p_int_lb" in rows.columns:
+        texts.append(rows.columns["p_int_lb"])
+    return np.concatenate(texts)
+
+
 def _file_digits(
     rows: Rows, P: np.ndarray, i: np.ndarray, j: np.ndarray, ub: np.ndarray, lb: np.ndarray
 ) -> tuple[np.ndarray, int | None]:
@@ -269,10 +286,7 @@ def _file_digits(
     cs[np.arange(P.shape[1])[None, :] >= last[:, None]] = 1.0
     if np.array_equal(cs[i, j], ub):
         return P, None
-    texts = [rows.columns["p_int_ub"]]
-    if "p_int_lb" in rows.columns:
-        texts.append(rows.columns["p_int_lb"])
-    d = bound_places(np.concatenate(texts))
+    d = bound_places(bound_texts(rows))
     if d is None:
         return P, None
     want = np.rint(ub * float(10**d)).astype(np.int64)
@@ -320,7 +334,136 @@ def read_r_family(rows: Rows, kind: str) -> tuple[np.ndarray, dict[str, object]]
         )
     _check_tiling(rows, i, p, lb, ub, order)
     if modified:
+        # cellKey and Tau-Argus take the first line of the row, in file order, whose p_int_ub
+        # exceeds the key: that is the interval lb <= key < ub only when the row's lines come
+        # in increasing bounds, as modify_cnt_ptable writes them
+        in_file = np.argsort(i, kind="stable")
+        if not np.array_equal(order, in_file):
+            k = int(np.argmax(order != in_file))
+            rows.fail(
+                int(np.asarray(rows.lines)[in_file[k]]),
+                f"row i={int(i[in_file[k]])}: the intervals of a modified table must come in "
+                "increasing order within the row (the tools look a key up in file order)",
+            )
         pieces = {"i": i, "j": j, "p": p, "p_int_lb": lb, "p_int_ub": ub}
-        return P, {"intervals": {k: a.tolist() for k, a in pieces.items()}}
+        extra: dict[str, object] = {"intervals": {k: a.tolist() for k, a in pieces.items()}}
+        d = bound_places(bound_texts(rows))
+        if d is not None:  # the pieces' own decimals (modify_cnt_ptable rounds them to 8)
+            extra["digits"] = d
+        return P, extra
     P, d = _file_digits(rows, P, i, j, ub, lb)
     return P, ({} if d is None else {"digits": d})
+
+
+# ------------------------------------------------------------------------ modified tables
+def stored_pieces(T: Any) -> dict[str, np.ndarray] | None:
+    """The pieces of a modified table (``metadata["intervals"]``) if they still make up T.
+
+    Their probabilities, summed per (i, j) in file order, must give ``T.probabilities`` bit
+    for bit (so a quantised or otherwise changed table no longer has them); else None.
+    """
+    meta = getattr(T, "metadata", None) or {}
+    raw = meta.get("intervals")
+    if not isinstance(raw, dict) or getattr(T, "key_map", None) is not None:
+        return None
+    P = np.asarray(T.probabilities)
+    try:
+        pieces = {k: np.asarray(raw[k]) for k in ("i", "j", "p", "p_int_lb", "p_int_ub")}
+        i, j = pieces["i"].astype(np.int64), pieces["j"].astype(np.int64)
+        merged = np.zeros(P.shape)
+        np.add.at(merged, (i, j), pieces["p"].astype(np.float64))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    if not np.array_equal(merged, P):
+        return None
+    return {**pieces, "i": i, "j": j}
+
+
+def _decimal(x: float) -> Fraction:
+    """The decimal a bound was written as: the shortest text that reads back as the float."""
+    return Fraction(repr(float(x)))
+
+
+def piece_thresholds(
+    pieces: dict[str, np.ndarray], keysize: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""The lookup of decimal keys :math:`k / K` in the pieces of a modified table.
+
+    The R package ``cellKey`` looks a cell key up in the lines of the row in file order and
+    takes the first whose upper bound exceeds it (``which.max(ck < ub)`` in ``lookup_freq`` of
+    ``.ck_perturb_cnts``); ``modify_cnt_ptable`` writes the pieces of a row with increasing
+    bounds, so that is the piece :math:`lb \le key < ub`. Each piece therefore gets the keys
+    :math:`k` with :math:`\lceil lb K \rceil \le k < \lceil ub K \rceil`: on a grid coarser
+    than the file's digits the pieces of one (i, j) are quantised one by one, and their keys
+    summed.
+
+    Returns
+    -------
+    i, j : numpy.ndarray of int64
+        The pieces in interval order (by row, lower bound, upper bound, j).
+    c : numpy.ndarray
+        The number of keys of the row below each piece's upper bound, :math:`\lceil ub K
+        \rceil` exactly (ub the decimal the bound was written as), non-decreasing in the row,
+        K for its last piece (the keys at or above a last bound written below 1 would find no
+        piece). int64 for K <= 2^62, Python ints above.
+
+    Examples
+    --------
+    >>> pieces = {"i": np.array([0, 0, 0]), "j": np.array([1, 0, 1]),
+    ...           "p_int_lb": np.array([0.0, 0.25, 0.5]), "p_int_ub": np.array([0.25, 0.5, 1.0])}
+    >>> i, j, c = piece_thresholds(pieces, 10)   # keys 0.0 .. 0.9
+    >>> j.tolist(), c.tolist()
+    ([1, 0, 1], [3, 5, 10])
+    """
+    i = np.asarray(pieces["i"], dtype=np.int64)
+    j = np.asarray(pieces["j"], dtype=np.int64)
+    lb = np.asarray(pieces["p_int_lb"], dtype=np.float64)
+    ub = np.asarray(pieces["p_int_ub"], dtype=np.float64)
+    order = np.lexsort((j, ub, lb, i))
+    i, j, ub = i[order], j[order], ub[order]
+    last = np.r_[i[1:] != i[:-1], True]
+    counts: list[int] = []
+    starts = np.r_[True, last[:-1]]
+    floor = 0
+    for u, end, new_row in zip(ub.tolist(), last.tolist(), starts.tolist(), strict=True):
+        if new_row:
+            floor = 0
+        c = keysize if end else min(keysize, max(0, math.ceil(_decimal(u) * keysize)))
+        floor = max(floor, c)
+        counts.append(floor)
+    dtype = np.int64 if keysize <= 2**62 else object
+    return i, j, np.array(counts, dtype=dtype)
+
+
+def piece_key_counts(pieces: dict[str, np.ndarray], shape: tuple[int, int], keysize: int) -> Any:
+    r"""The number of keys :math:`k / K` that pick each (i, j) of a modified table.
+
+    The sum over the pieces of (i, j) of their keys (:func:`piece_thresholds`): the table
+    applied with decimal keys on the grid :math:`K = 10^d` is this count over K. On a grid
+    at least as fine as the file's digits every bound is a grid point and the count is
+    :math:`p_{ij} K` of the merged probability; on a coarser one each piece is quantised on
+    its own.
+
+    Returns
+    -------
+    numpy.ndarray, shape ``shape``
+        int64 for K <= 2^62, Python ints (object) above; every row sums to K.
+
+    Examples
+    --------
+    >>> pieces = {"i": np.array([0, 0, 0]), "j": np.array([1, 0, 1]),
+    ...           "p_int_lb": np.array([0.0, 0.25, 0.5]), "p_int_ub": np.array([0.25, 0.5, 1.0])}
+    >>> piece_key_counts(pieces, (1, 2), 10).tolist()   # j=1: 3 + 5 keys, j=0: 2 keys
+    [[2, 8]]
+    >>> piece_key_counts(pieces, (1, 2), 100).tolist()
+    [[25, 75]]
+    """
+    i, j, c = piece_thresholds(pieces, keysize)
+    prev = np.r_[np.zeros(1, dtype=c.dtype), c[:-1]]
+    prev[np.r_[True, i[1:] != i[:-1]]] = 0
+    widths = c - prev
+    dtype = np.int64 if keysize <= 2**62 else object
+    out = np.zeros(shape, dtype=dtype)
+    for a, b, w in zip(i.tolist(), j.tolist(), widths.tolist(), strict=True):
+        out[a, b] += w
+    return out

@@ -39,7 +39,6 @@ References
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -48,19 +47,28 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import ParameterError, ParameterTypeError
-from ._decimal_keys import DecimalKeys, decimal_cell_keys, decimal_keys, decimal_noise
+from ._decimal_keys import DecimalKeys, decimal_cell_keys, decimal_noise
 from ._display import html_table, require_pandas
+from ._hierarchy import Hierarchy, aggregate, aggregate_mod, flat_hierarchy, parse_hierarchies
 from ._keys import (
     METHODS,
     Method,
     check_method,
-    check_record_keys,
     component_sums,
     components_from_sums,
-    int_array,
     key_modulus,
     keys_from_components,
-    record_keys_from_int,
+)
+from ._perturb_input import (
+    RESERVED,
+    check_by,
+    check_data,
+    check_total,
+    column,
+    factorize,
+    length,
+    resolve_decimal_keys,
+    resolve_keys,
 )
 from ._quantise import check_keysize
 from ._weights import perturbed_weighted, resolve_weights, weight_sums
@@ -69,134 +77,12 @@ __all__ = ["RESERVED", "TOTAL", "FrequencyTable", "frequency_table", "perturb"]
 
 #: The label of a margin ("summed over this variable").
 TOTAL = "Total"
-#: Column names the tables add; a ``by`` variable may not use them.
-RESERVED = ("count", "cell_key", "noise", "perturbed", "weighted", "perturbed_weighted")
-#: The default column of record keys (the R package ``cellKey`` calls it ``rkey``).
-RKEY = "rkey"
 #: The method of the R package ``cellKey``: decimal record keys, cell key = their sum mod 1.
 CELLKEY = "cellkey"
 #: Most cells of a table (margins included).
 MAX_CELLS = 10**8
-
-
-# ------------------------------------------------------------------------------------ input
-def _is_frame(data: Any) -> bool:
-    """A pandas DataFrame (pandas is imported only if the caller already has)."""
-    pd = sys.modules.get("pandas")
-    return pd is not None and isinstance(data, pd.DataFrame)
-
-
-def _check_data(data: Any) -> tuple[bool, Any]:
-    if _is_frame(data):
-        return True, data
-    if not isinstance(data, Mapping):
-        raise ParameterTypeError(
-            "`data` must be a pandas DataFrame or a mapping {column name: 1-D array}, got "
-            f"data of type {type(data).__name__}."
-        )
-    return False, data
-
-
-def _check_by(by: Any, data: Any) -> tuple[str, ...]:
-    names = (by,) if isinstance(by, str) else by
-    if not isinstance(names, Sequence) or isinstance(names, bytes) or not names:
-        raise ParameterError(f"`by` must be a non-empty list of column names, got by={by!r}.")
-    names = tuple(names)
-    for name in names:
-        if not isinstance(name, str):
-            raise ParameterTypeError(f"`by` must hold column names (str), got {name!r} in {by!r}.")
-        if name not in data:
-            raise ParameterError(
-                f"`by` names the column {name!r}, which is not in `data` (columns: "
-                f"{list(data)[:20]!r})."
-            )
-        if name in RESERVED:
-            raise ParameterError(
-                f"`by` may not use the reserved column name {name!r} (reserved: {RESERVED})."
-            )
-    if len(set(names)) != len(names):
-        raise ParameterError(f"`by` must not repeat a column, got by={by!r}.")
-    return names
-
-
-def _column(data: Any, name: str, frame: bool) -> Any:
-    """A column as given (a pandas Series, or an array for a mapping)."""
-    if frame:
-        return data[name]
-    col = np.asarray(data[name])
-    if col.ndim == 0:
-        raise ParameterError(
-            f"`data` column {name!r} must be a 1-D array, got a scalar {data[name]!r}."
-        )
-    return col
-
-
-def _length(col: Any) -> int:
-    return int(col.shape[0])
-
-
-def _check_total(total: Any) -> str:
-    if not isinstance(total, str) or not total:
-        raise ParameterTypeError(f"`total` must be a non-empty string, got total={total!r}.")
-    return total
-
-
-def _factorize(col: Any, name: str, frame: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(levels, codes): the sorted categories of a column and each record's index into them.
-
-    A pandas categorical keeps all its declared categories (unused ones give empty cells).
-    """
-    if frame:
-        import pandas as pd
-
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            codes = col.cat.codes.to_numpy().astype(np.intp)
-            levels = np.asarray(col.cat.categories)
-        else:
-            try:
-                codes, uniques = pd.factorize(col, sort=True, use_na_sentinel=True)
-            except TypeError as exc:
-                raise ParameterTypeError(
-                    f"`data` column {name!r} mixes values that cannot be sorted ({exc})."
-                ) from None
-            codes = codes.astype(np.intp, copy=False)
-            levels = np.asarray(uniques)
-        if codes.size and codes.min() < 0:
-            raise ParameterError(
-                f"`data` column {name!r} has missing values (record {int(np.argmin(codes))}); "
-                "recode them as a category of their own."
-            )
-        return levels, codes
-    arr = col
-    if arr.ndim != 1:
-        raise ParameterError(f"`data` column {name!r} must be a 1-D array, got shape {arr.shape}.")
-    kind = arr.dtype.kind
-    if kind in "iu" and arr.size:
-        lo, hi = int(arr.min()), int(arr.max())
-        if hi - lo < max(2 * arr.size, 2**16):  # a small range: counting instead of sorting
-            shifted = (arr - lo).astype(np.intp) if lo else arr.astype(np.intp, copy=False)
-            present = np.bincount(shifted, minlength=hi - lo + 1) > 0
-            index = np.cumsum(present) - 1
-            return (np.flatnonzero(present) + lo).astype(arr.dtype), index[shifted]
-    if kind == "f" and np.isnan(arr).any():
-        raise ParameterError(
-            f"`data` column {name!r} has missing values (NaN at record "
-            f"{int(np.flatnonzero(np.isnan(arr))[0])}); recode them as a category of their own."
-        )
-    if kind == "O":
-        missing = [i for i, x in enumerate(arr) if x is None or (isinstance(x, float) and x != x)]
-        if missing:
-            raise ParameterError(
-                f"`data` column {name!r} has missing values (None or NaN at record "
-                f"{missing[0]}); recode them as a category of their own."
-            )
-    try:
-        levels, codes = np.unique(arr, return_inverse=True)
-    except TypeError as exc:
-        raise ParameterTypeError(
-            f"`data` column {name!r} mixes values that cannot be sorted ({exc})."
-        ) from None
-    return levels, codes.reshape(-1).astype(np.intp, copy=False)
+#: The column of the hierarchy level of variable ``v`` in a table with hierarchies.
+LEVEL = "{}_level"
 
 
 def _with_margins(arr: np.ndarray, k: int) -> np.ndarray:
@@ -222,17 +108,22 @@ class FrequencyTable:
 
     Rows enumerate the grid of each variable's categories (followed by :attr:`total` when the
     table has margins) in C order: for ``by = [a, b]`` the rows are (a1, b1), (a1, b2), ...,
-    (a1, Total), (a2, b1), ..., (Total, Total).
+    (a1, Total), (a2, b1), ..., (Total, Total). With hierarchies, each variable lists every
+    node of its hierarchy instead, in post-order (each subtotal after its children, the total
+    last; :mod:`._hierarchy`).
 
     Attributes
     ----------
     by : tuple of str
         The classifying variables.
     levels : tuple of numpy.ndarray
-        The categories of each variable, sorted (a pandas categorical: its declared order).
+        The categories of each variable, sorted (a pandas categorical: its declared order); for
+        a variable with a hierarchy, its leaves in the hierarchy's order (object array).
     columns : mapping of str to numpy.ndarray
         One read-only array per column: the category columns (labels; object arrays holding
-        :attr:`total` in margin rows when the table has margins), ``count`` (int64) and, after
+        :attr:`total` in margin rows when the table has margins, and the subtotals' labels with
+        hierarchies), with hierarchies ``<variable>_level`` (int64: 1 for the total, 2 for its
+        children, ..., as ``cellKey``'s ``hierarchy_info``), ``count`` (int64) and, after
         :func:`perturb`, ``cell_key`` (uint64; float64 decimal keys for ``method="cellkey"``),
         ``noise`` and ``perturbed`` (int64), and with weights ``weighted`` and
         ``perturbed_weighted`` (float64).
@@ -243,6 +134,9 @@ class FrequencyTable:
         Whether the margins are in the table.
     total : str
         The label of a margin.
+    hierarchies : tuple of Hierarchy or None
+        With hierarchies: every variable's nodes (a variable without a hierarchy of its own has
+        the flat one, its categories and the total); None for a plain table.
 
     Examples
     --------
@@ -257,6 +151,7 @@ class FrequencyTable:
     record_cell: np.ndarray = field(repr=False)
     margins: bool = True
     total: str = TOTAL
+    hierarchies: tuple[Hierarchy, ...] | None = field(default=None, repr=False)
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -265,7 +160,10 @@ class FrequencyTable:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """The grid of rows: ``dims``, plus one per variable with margins."""
+        """The grid of rows: ``dims``, plus one per variable with margins (with hierarchies:
+        the number of nodes of each variable's hierarchy)."""
+        if self.hierarchies is not None:
+            return tuple(h.n_nodes for h in self.hierarchies)
         return tuple(d + 1 for d in self.dims) if self.margins else self.dims
 
     @property
@@ -280,8 +178,13 @@ class FrequencyTable:
 
     @property
     def codes(self) -> np.ndarray:
-        """(rows, k) intp: each row's index into each variable's levels, -1 for a margin."""
+        """(rows, k) intp: each row's index into each variable's levels, -1 for a margin (a
+        total or a subtotal)."""
         idx = np.indices(self.shape).reshape(len(self.by), -1).T.copy()
+        if self.hierarchies is not None:
+            for j, h in enumerate(self.hierarchies):
+                idx[:, j] = h.leaf_of_node[idx[:, j]]
+            return idx
         idx[idx == np.array(self.dims)] = -1
         return idx
 
@@ -316,10 +219,50 @@ class FrequencyTable:
             )
         codes = np.unravel_index(self.record_cell, self.dims)
         rows = np.zeros(self.n_records, dtype=np.intp)
+        if self.hierarchies is not None:
+            for name, h, c in zip(self.by, self.hierarchies, codes, strict=True):
+                rows = rows * h.n_nodes + (h.leaf_rows[c] if name in kept else h.n_nodes - 1)
+            return rows
         for name, d, c in zip(self.by, self.dims, codes, strict=True):
             size = d + 1 if self.margins else d
             rows = rows * size + (c if name in kept else d)
         return rows
+
+    def hierarchy_info(self) -> dict[str, dict[str, np.ndarray]]:
+        """Every variable's nodes, as ``cellKey``'s ``hierarchy_info()``.
+
+        Returns
+        -------
+        dict
+            {variable: {"code", "level", "is_leaf", "parent"}}: the nodes in the table's order,
+            their level (1 for the total), whether they are leaves (categories of the data)
+            and their parent's label (None for the total). A table without margins has no
+            total: its categories are listed with level 1 and no parent.
+
+        Examples
+        --------
+        >>> h = {"r": {"N": ["a", "b"], "S": ["c"]}}
+        >>> info = frequency_table({"r": ["a", "c"]}, "r", hierarchies=h).hierarchy_info()["r"]
+        >>> info["code"].tolist(), info["level"].tolist()
+        (['a', 'b', 'N', 'c', 'S', 'Total'], [3, 3, 2, 3, 2, 1])
+        >>> info["parent"].tolist()
+        ['N', 'N', 'Total', 'S', 'Total', None]
+        """
+        if self.hierarchies is not None:
+            return {name: h.info() for name, h in zip(self.by, self.hierarchies, strict=True)}
+        out = {}
+        for name, lv in zip(self.by, self.levels, strict=True):
+            if self.margins:
+                out[name] = flat_hierarchy(name, lv, self.total).info()
+            else:
+                parent = np.empty(len(lv), dtype=object)
+                out[name] = {
+                    "code": lv.astype(object),
+                    "level": np.ones(len(lv), dtype=np.int64),
+                    "is_leaf": np.ones(len(lv), dtype=bool),
+                    "parent": parent,
+                }
+        return out
 
     def to_pandas(self) -> Any:
         """The table as a pandas DataFrame (pandas is imported here)."""
@@ -338,7 +281,7 @@ class FrequencyTable:
                 "variables",
                 " x ".join(f"{b} ({d})" for b, d in zip(self.by, self.dims, strict=True)),
             ),
-            ("rows", f"{len(self)} rows" + (" (margins included)" if self.margins else "")),
+            ("rows", f"{len(self)} rows" + self._included()),
             ("records", str(self.n_records)),
             ("columns", ", ".join(self.columns)),
         ]
@@ -347,6 +290,11 @@ class FrequencyTable:
             if noise.size:
                 rows.append(("noise", f"{int(noise.min())}..{int(noise.max())}"))
         return rows
+
+    def _included(self) -> str:
+        if self.hierarchies is not None:
+            return " (subtotals and margins included)"
+        return " (margins included)" if self.margins else ""
 
     def __repr__(self) -> str:
         return (
@@ -373,29 +321,109 @@ class FrequencyTable:
         return html_table("frequency table", self._summary())
 
 
-def _table(data: Any, by: Any, margins: Any, total: Any) -> FrequencyTable:
+def _check_hierarchies(
+    hierarchies: Any, names: tuple[str, ...], margins: bool, total: str
+) -> dict[str, Hierarchy] | None:
+    """The parsed hierarchies, or None for a plain table (no hierarchy given)."""
+    if hierarchies is None:
+        return None
+    hiers = parse_hierarchies(hierarchies, names, total)
+    if not hiers:
+        return None
+    if not margins:
+        raise ParameterError(
+            "`hierarchies` lists subtotals, which are margins: pass margins=True, got "
+            f"margins=False with hierarchies for {sorted(hiers)!r}."
+        )
+    for name in names:
+        if LEVEL.format(name) in names:
+            raise ParameterError(
+                f"`by` may not hold both {name!r} and {LEVEL.format(name)!r} with hierarchies "
+                f"(the table adds the column {LEVEL.format(name)!r})."
+            )
+    return hiers
+
+
+def _leaves(
+    names: tuple[str, ...],
+    factored: list[tuple[np.ndarray, np.ndarray]],
+    hiers: dict[str, Hierarchy],
+    total: str,
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], tuple[Hierarchy, ...]]:
+    """Each variable's levels and codes as leaves of its hierarchy (flat if it has none)."""
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    trees: list[Hierarchy] = []
+    for name, (lv, codes) in zip(names, factored, strict=True):
+        h = hiers.get(name)
+        if h is None:
+            trees.append(flat_hierarchy(name, lv, total))
+            out.append((lv, codes))
+        else:
+            trees.append(h)
+            out.append((h.leaves, h.leaf_codes(lv)[codes]))
+    return out, tuple(trees)
+
+
+def _label_columns(
+    names: tuple[str, ...],
+    levels: tuple[np.ndarray, ...],
+    trees: tuple[Hierarchy, ...] | None,
+    margins: bool,
+    total: str,
+) -> dict[str, np.ndarray]:
+    """The category columns of every row (and the level columns with hierarchies)."""
+    columns: dict[str, np.ndarray] = {}
+    if trees is not None:
+        index = np.indices(tuple(h.n_nodes for h in trees)).reshape(len(trees), -1)
+        for name, h, idx in zip(names, trees, index, strict=True):
+            columns[name] = _frozen(h.labels[idx])
+        for name, h, idx in zip(names, trees, index, strict=True):
+            columns[LEVEL.format(name)] = _frozen(h.level[idx])
+        return columns
+    dims = tuple(len(lv) for lv in levels)
+    shape = tuple(d + 1 for d in dims) if margins else dims
+    index = np.indices(shape).reshape(len(dims), -1)
+    for name, lv, idx in zip(names, levels, index, strict=True):
+        if margins:
+            labels = np.empty(len(lv) + 1, dtype=object)
+            labels[:-1] = lv.tolist()
+            labels[-1] = total
+        else:
+            labels = lv
+        columns[name] = _frozen(labels[idx])
+    return columns
+
+
+def _table(data: Any, by: Any, margins: Any, total: Any, hierarchies: Any = None) -> FrequencyTable:
     """Validate the arguments of :func:`frequency_table` and tabulate."""
-    frame, data = _check_data(data)
-    names = _check_by(by, data)
+    frame, data = check_data(data)
+    names = check_by(by, data)
     if not isinstance(margins, bool | np.bool_):
         raise ParameterTypeError(f"`margins` must be a boolean, got margins={margins!r}.")
-    total = _check_total(total)
-    cols = [_column(data, name, frame) for name in names]
-    n = _length(cols[0])
+    total = check_total(total)
+    hiers = _check_hierarchies(hierarchies, names, bool(margins), total)
+    cols = [column(data, name, frame) for name in names]
+    n = length(cols[0])
     for name, col in zip(names, cols, strict=True):
-        if _length(col) != n:
+        if length(col) != n:
             raise ParameterError(
                 f"`data` columns must have equal lengths, got {n} for {names[0]!r} and "
-                f"{_length(col)} for {name!r}."
+                f"{length(col)} for {name!r}."
             )
-    factored = [_factorize(col, name, frame) for name, col in zip(names, cols, strict=True)]
+    factored = [factorize(col, name, frame) for name, col in zip(names, cols, strict=True)]
+    trees = None
+    if hiers is not None:
+        factored, trees = _leaves(names, factored, hiers, total)
     levels = tuple(lv for lv, _ in factored)
     dims = tuple(len(lv) for lv in levels)
-    n_rows = math.prod(d + 1 for d in dims) if margins else math.prod(dims)
+    if trees is not None:
+        n_rows = math.prod(h.n_nodes for h in trees)
+    else:
+        n_rows = math.prod(d + 1 for d in dims) if margins else math.prod(dims)
     if n_rows > MAX_CELLS:
         raise ParameterError(
-            f"`by` gives a table of {n_rows} cells (categories {dims}), more than the "
-            f"{MAX_CELLS} allowed."
+            f"`by` gives a table of {n_rows} cells (categories {dims}"
+            f"{', hierarchies included' if trees else ''}), more than the {MAX_CELLS} allowed."
         )
     if margins:
         for name, lv in zip(names, levels, strict=True):
@@ -409,32 +437,30 @@ def _table(data: Any, by: Any, margins: Any, total: Any) -> FrequencyTable:
         cell *= d
         cell += codes
     grid = np.bincount(cell, minlength=math.prod(dims)).astype(np.int64).reshape(dims)
-    count = _with_margins(grid, len(dims)).reshape(-1) if margins else grid.reshape(-1)
-    shape = tuple(d + 1 for d in dims) if margins else dims
-    index = np.indices(shape).reshape(len(dims), -1)
-    columns: dict[str, np.ndarray] = {}
-    for name, lv, idx in zip(names, levels, index, strict=True):
-        if margins:
-            labels = np.empty(len(lv) + 1, dtype=object)
-            labels[:-1] = lv.tolist()
-            labels[-1] = total
-        else:
-            labels = lv
-        columns[name] = _frozen(labels[idx])
+    if trees is not None:
+        count = aggregate(grid, trees).reshape(-1)
+    else:
+        count = _with_margins(grid, len(dims)).reshape(-1) if margins else grid.reshape(-1)
+    columns = _label_columns(names, levels, trees, bool(margins), total)
     columns["count"] = _frozen(count)
-    table = FrequencyTable(
+    return FrequencyTable(
         by=names,
         levels=tuple(_frozen(lv) for lv in levels),
         columns=MappingProxyType(columns),
         record_cell=_frozen(cell),
         margins=bool(margins),
         total=total,
+        hierarchies=trees,
     )
-    return table
 
 
 def frequency_table(
-    data: Any, by: str | Sequence[str], *, margins: bool = True, total: str = TOTAL
+    data: Any,
+    by: str | Sequence[str],
+    *,
+    margins: bool = True,
+    total: str = TOTAL,
+    hierarchies: Mapping[str, Any] | None = None,
 ) -> FrequencyTable:
     r"""Count the records in every cell of the cross-classification of ``by``.
 
@@ -450,7 +476,18 @@ def frequency_table(
         Also list every margin -- each subset of ``by`` with the other variables summed over,
         labelled ``total`` -- down to the grand total.
     total : str, default "Total"
-        The label of a margin; no category may equal it.
+        The label of a margin (the root of every hierarchy); no category may equal it.
+    hierarchies : mapping of str to hierarchy, optional
+        Subtotals: {variable: hierarchy}, the hierarchy a nested dict ``{"North": ["N1", "N2"],
+        "South": {"SE": ["S1"], "SW": ["S2"]}}`` (node -> list of leaves, subtree, or None
+        for a leaf), a mapping child -> parent ``{"N1": "North", "N2": "North", "S1":
+        "South"}`` or a list of categories (:mod:`._hierarchy`). The root is ``total``. Each
+        such variable lists every node of its hierarchy (post-order: a subtotal after its
+        children, the total last), crossed with every node of the other variables (a variable
+        without a hierarchy: its categories and the total), and the table gains a column
+        ``<variable>_level`` per variable (1 for the total, 2 for its children, ...). Every
+        category of the data must be a leaf; a leaf without records is a cell with count 0.
+        Needs ``margins=True``.
 
     Returns
     -------
@@ -462,7 +499,8 @@ def frequency_table(
     ------
     ParameterError, ParameterTypeError
         A missing column, columns of unequal lengths, missing values, a category equal to
-        ``total``, or more than 10^8 cells.
+        ``total``, more than 10^8 cells, or a bad hierarchy (a cycle, a repeated label, an
+        empty node, a category of the data that is not one of its leaves).
 
     Notes
     -----
@@ -473,7 +511,9 @@ def frequency_table(
 
     References
     ----------
-    Sadeghi & Chien, §3 (the tables whose cells get cell keys).
+    Sadeghi & Chien, §3 (the tables whose cells get cell keys). R package ``cellKey`` 1.0.2,
+    ``ck_setup(dims = ...)``: every node of every hierarchy crossed with every node of the
+    others, the root labelled as given (``hier_create(root = "Total")``).
 
     Examples
     --------
@@ -481,8 +521,18 @@ def frequency_table(
     >>> list(zip(t["a"], t["b"], t["count"].tolist()))       # doctest: +NORMALIZE_WHITESPACE
     [('x', 0, 1), ('x', 1, 0), ('x', 'Total', 1), ('y', 0, 0), ('y', 1, 2), ('y', 'Total', 2),
      ('Total', 0, 1), ('Total', 1, 2), ('Total', 'Total', 3)]
+
+    A hierarchy of districts in regions:
+
+    >>> data = {"district": ["N1", "N2", "N2", "S1"]}
+    >>> h = {"district": {"North": ["N1", "N2"], "South": ["S1", "S2"]}}
+    >>> t = frequency_table(data, "district", hierarchies=h)
+    >>> list(zip(t["district"], t["district_level"].tolist(), t["count"].tolist()))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('N1', 3, 1), ('N2', 3, 2), ('North', 2, 3), ('S1', 3, 1), ('S2', 3, 0), ('South', 2, 1),
+     ('Total', 1, 4)]
     """
-    return _table(data, by, margins, total)
+    return _table(data, by, margins, total, hierarchies)
 
 
 # ------------------------------------------------------------------------------------ perturb
@@ -510,38 +560,20 @@ def _integer_cell_keys(table: FrequencyTable, keys: np.ndarray, K: int, meth: Me
     n_interior = math.prod(table.dims)
     sums = component_sums(keys, table.record_cell, n_interior, K)
     sums = sums.reshape(*table.dims, keys.shape[1])
-    if table.margins:
+    if table.hierarchies is not None:
+        sums = aggregate(sums, table.hierarchies)  # exact: the sums over each node's records
+    elif table.margins:
         sums = _with_margins(sums, len(table.dims))
     comps = components_from_sums(sums.reshape(-1, keys.shape[1]), key_modulus(K, method=meth))
     return keys_from_components(comps)
 
 
-def _resolve_decimal_keys(record_keys: Any, data: Any, n: int) -> DecimalKeys:
-    """One decimal key per record, from a column name (default ``"rkey"``) or an array."""
-    if record_keys is None:
-        record_keys = RKEY
-    if isinstance(record_keys, str):
-        if record_keys not in data:
-            raise ParameterError(
-                f"`record_keys` names the column {record_keys!r}, which is not in `data`."
-            )
-        keys = decimal_keys(np.asarray(data[record_keys]), f"record_keys ({record_keys!r})")
-    elif (
-        isinstance(record_keys, Sequence)
-        and not isinstance(record_keys, bytes)
-        and all(isinstance(x, str) for x in record_keys)
-    ):
-        raise ParameterError(
-            "`record_keys` must be one column (one decimal key per record) for "
-            f"method='cellkey', got the columns {list(record_keys)!r}."
-        )
-    else:
-        keys = decimal_keys(record_keys, "record_keys")
-    if keys.values.shape[0] != n:
-        raise ParameterError(
-            f"`record_keys` must have one key per record ({n}), got {keys.values.shape[0]}."
-        )
-    return keys
+def _weight_sums(table: FrequencyTable, w: np.ndarray) -> np.ndarray:
+    """cellKey's ``wc`` of every row: the weight sum of its records."""
+    if table.hierarchies is None:
+        return weight_sums(table.record_cell, w, table.dims, margins=table.margins)
+    wc = weight_sums(table.record_cell, w, table.dims, margins=False).reshape(table.dims)
+    return np.ascontiguousarray(aggregate(wc, table.hierarchies).reshape(-1))
 
 
 def _decimal_noise(
@@ -553,67 +585,19 @@ def _decimal_noise(
             "`ptable` must be a Ptable for method='cellkey' (its rows' intervals are looked "
             f"up), got ptable of type {type(ptable).__name__}."
         )
-    grid = getattr(ptable, "keysize", None)
-    if getattr(ptable, "key_type", None) == "decimal" and grid is not None:
-        if keys.scale > grid:
-            raise ParameterError(
-                f"`record_keys` have {keys.digits} decimal digits, more than the ptable's key "
-                f"grid (keysize={grid}): its audit would not describe the table applied."
-            )
+    # keys on another grid than the table's decimal one: refused by decimal_noise
+    # (check_key_digits) unless both grids apply the same table
     n_interior = math.prod(table.dims)
     sums = decimal_cell_keys(keys, table.record_cell, n_interior).reshape(table.dims)
-    if table.margins:
+    if table.hierarchies is not None:
+        sums = aggregate_mod(sums, table.hierarchies, keys.scale)
+    elif table.margins:
         sums = _with_margins(sums.astype(object), len(table.dims))
     grid = sums.reshape(-1) % keys.scale
     if keys.digits <= 18:
         grid = grid.astype(np.int64)
     noise = decimal_noise(ptable, table["count"], grid, keys.digits)
     return DecimalKeys(grid, keys.digits).as_float(), noise
-
-
-def _resolve_keys(record_keys: Any, data: Any, n: int, K: int, method: str) -> np.ndarray:
-    """The (n, m) uint64 record keys from a column name, column names or an array."""
-    if record_keys is None:
-        if RKEY not in data:
-            raise ParameterError(
-                f"`record_keys` is None and `data` has no column {RKEY!r}: draw keys once with "
-                "record_keys(n) and store them with the microdata, then pass the column name "
-                "or the array."
-            )
-        record_keys = RKEY
-    if isinstance(record_keys, str):
-        if record_keys not in data:
-            raise ParameterError(
-                f"`record_keys` names the column {record_keys!r}, which is not in `data`."
-            )
-        raw = np.asarray(data[record_keys])
-    elif (
-        isinstance(record_keys, Sequence)
-        and record_keys
-        and all(isinstance(x, str) for x in record_keys)
-    ):
-        missing = [x for x in record_keys if x not in data]
-        if missing:
-            raise ParameterError(
-                f"`record_keys` names the columns {missing!r}, which are not in `data`."
-            )
-        raw = np.stack([np.asarray(data[x]) for x in record_keys], axis=1)
-    else:
-        raw = record_keys
-    keys = int_array(raw, "record_keys")
-    if keys.ndim == 0 or keys.shape[0] != n:
-        raise ParameterError(
-            f"`record_keys` must have one key per record ({n}), got shape {keys.shape}."
-        )
-    if method == "abs" and keys.ndim == 1:
-        if K != 2**8:
-            raise ParameterError(
-                "`record_keys` must have several components per record, shape (n, m), for "
-                f"method='abs' with keysize={K}; one key per record is split into its four "
-                "bytes at keysize=2**8 only."
-            )
-        keys = record_keys_from_int(keys)
-    return check_record_keys(keys, K, method)
 
 
 def perturb(
@@ -627,6 +611,7 @@ def perturb(
     method: str = "abs",
     weights: Any = None,
     total: str = TOTAL,
+    hierarchies: Mapping[str, Any] | None = None,
 ) -> Any:
     r"""Perturb the frequency table of ``data`` by ``by`` with the cell key method.
 
@@ -663,6 +648,12 @@ def perturb(
         ``pwc = puwc * wc / uwc``; 0 for an empty cell), margins included.
     total : str, default "Total"
         The label of a margin.
+    hierarchies : mapping of str to hierarchy, optional
+        Subtotals over a hierarchy of each variable, as in :func:`frequency_table`. Every
+        subtotal is perturbed as any cell: its key is made from its own records' keys (the
+        sums (3.1) of its leaves' records), so it equals the key of a cell holding exactly
+        these records and the same subtotal gets the same noise in every query; weighted
+        counts and ``method="cellkey"`` likewise.
 
     Returns
     -------
@@ -701,7 +692,7 @@ def perturb(
 
     Decimal keys and weights, as in ``cellKey``:
 
-    >>> T = Ptable([[1.0, 0.0, 0.0, 0.0], [0.25, 0.5, 0.25, 0.0], [0.0, 0.25, 0.5, 0.25]])
+    >>> T = Ptable([[1.0, 0.0, 0.0, 0.0], [0.2, 0.6, 0.2, 0.0], [0.0, 0.2, 0.6, 0.2]])
     >>> data = {"a": [0, 0, 1], "rkey": [0.6, 0.7, 0.1], "w": [10.0, 30.0, 5.0]}
     >>> t = perturb(data, "a", T, method="cellkey", weights="w")
     >>> t["cell_key"].tolist(), t["noise"].tolist(), t["perturbed"].tolist()
@@ -709,7 +700,7 @@ def perturb(
     >>> t["weighted"].tolist(), t["perturbed_weighted"].tolist()
     ([40.0, 5.0, 45.0], [40.0, 0.0, 45.0])
     """
-    frame, data = _check_data(data)
+    frame, data = check_data(data)
     noise_of = getattr(ptable, "noise", None)
     if not callable(noise_of):
         raise ParameterTypeError(
@@ -718,8 +709,8 @@ def perturb(
         )
     decimal = method == CELLKEY
     meth = None if decimal else _check_perturb_method(method)
-    names = _check_by(by, data)
-    n = _length(_column(data, names[0], frame))
+    names = check_by(by, data)
+    n = length(column(data, names[0], frame))
     w = None if weights is None else resolve_weights(weights, data, n)
     if decimal:
         if keysize is not None:
@@ -727,15 +718,15 @@ def perturb(
                 "`keysize` is not used with method='cellkey': the record keys' own decimal "
                 f"digits set the key grid, got keysize={keysize!r}."
             )
-        dkeys = _resolve_decimal_keys(record_keys, data, n)
-        table = _table(data, by, margins, total)
+        dkeys = resolve_decimal_keys(record_keys, data, n)
+        table = _table(data, by, margins, total, hierarchies)
         count = table["count"]
         cell_key, noise = _decimal_noise(table, dkeys, ptable)
     else:
         assert meth is not None
         K = _keysize(ptable, keysize)
-        keys = _resolve_keys(record_keys, data, n, K, meth)
-        table = _table(data, by, margins, total)
+        keys = resolve_keys(record_keys, data, n, K, meth)
+        table = _table(data, by, margins, total, hierarchies)
         count = table["count"]
         cell_key = _integer_cell_keys(table, keys, K, meth)
         noise = np.asarray(noise_of(count, cell_key, keysize=K), dtype=np.int64)
@@ -755,7 +746,7 @@ def perturb(
     columns["noise"] = _frozen(noise)
     columns["perturbed"] = _frozen(published)
     if w is not None:
-        wc = weight_sums(table.record_cell, w, table.dims, margins=table.margins)
+        wc = _weight_sums(table, w)
         columns["weighted"] = _frozen(wc)
         columns["perturbed_weighted"] = _frozen(perturbed_weighted(published, wc, count))
     out = FrequencyTable(
@@ -765,5 +756,6 @@ def perturb(
         record_cell=table.record_cell,
         margins=table.margins,
         total=table.total,
+        hierarchies=table.hierarchies,
     )
     return out.to_pandas() if frame else out

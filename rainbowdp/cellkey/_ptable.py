@@ -37,6 +37,7 @@ from .._validation import check_int, real_array
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism
 from ._display import html_table, num, require_pandas
+from ._layout_r import piece_key_counts, piece_thresholds, stored_pieces
 from ._ptable_ops import (
     ABOVE_RULES,
     KEY_TYPES,
@@ -57,6 +58,7 @@ from ._ptable_ops import (
     int_array,
     keysize_text,
     lookup_noise,
+    power_of_ten,
     shifted_rows,
     summary_rows,
     summary_text,
@@ -340,6 +342,18 @@ class Ptable:
         K = check_key_grid(keysize)
         if self.key_map is not None and self.keysize == K:
             return self
+        pieces = self._decimal_pieces(K)
+        if pieces is not None:  # a modified table on decimal keys: each piece on its own
+            counts = piece_key_counts(pieces, self.probabilities.shape, K)
+            meta = {k: v for k, v in (self.metadata or {}).items() if k != "intervals"}
+            return Ptable(
+                np.asarray(counts, dtype=np.float64) / K,
+                above=self.above,
+                loop_start=self.loop_start,
+                keysize=K,
+                key_type="decimal",
+                metadata=meta,
+            )
         D, _ = self._band()
         lawq = np.diff(self._band_thresholds(K), axis=1, prepend=0).astype(np.float64) / K
         n, m = self.probabilities.shape
@@ -401,7 +415,26 @@ class Ptable:
         r = self._row_of(c)
         if self.key_map is not None:
             return self.key_map[r, k].astype(np.int64)
+        pieces = self._decimal_pieces(K)
+        if pieces is not None:  # the key picks the piece lb <= k / K < ub, in file order
+            pi, pj, pc = piece_thresholds(pieces, K)
+            out = np.empty(np.broadcast(r, k).shape, dtype=np.int64)
+            rr, kk = np.broadcast_arrays(r, k)
+            for row in np.unique(rr).tolist():
+                sel = rr == row
+                mine = pi == row
+                at = np.searchsorted(pc[mine], kk[sel], side="right")
+                out[sel] = pj[mine][at] - row
+            return out
         return lookup_noise(self._band_thresholds(K), r, k, self.D)
+
+    def _decimal_pieces(self, K: int) -> dict[str, np.ndarray] | None:
+        """The pieces of a modified table read from a file (``metadata["intervals"]``) when
+        keys on the decimal grid K = 10^d look them up, else None (module notes of
+        :func:`~._layout_r.piece_thresholds`)."""
+        if power_of_ten(K) is None or K & (K - 1) == 0:
+            return None
+        return stored_pieces(self)
 
     # -------------------------------------------------------------------------------- builders
     @classmethod
@@ -467,6 +500,28 @@ class Ptable:
         """
         P = anchored_rows(pmf, low, rows)
         return cls(P, above="last", keysize=keysize, key_type=key_type)
+
+    @classmethod
+    def from_parameters(
+        cls, D: int, V: float, *, js: int = 0, pstay: Any = None, mono: Any = True
+    ) -> Ptable:
+        r"""The count table of the R package ``ptable``, ``create_cnt_ptable(D, V, js, pstay,
+        mono)``: per row the maximum-entropy law with zero mean, variance at most V, the counts
+        1..js blocked, :math:`P(i \mid i) \ge` ``pstay`` and ``mono``, bounds rounded to 8
+        decimals. Rows 0..ncat (ncat = D, or D + js + 1 with js > 0), ``above="last"``, no
+        key size; ``metadata`` holds the parameters and the rounds of ptable's pstay loop. The
+        rules, parameters and errors: ``_from_parameters.parameter_probabilities``.
+
+        Examples
+        --------
+        >>> T = Ptable.from_parameters(2, 1.05, js=1, mono=[True, True, False, True])
+        >>> T.max_count, T.D, round(float(T.variance.max()), 6)
+        (4, 2, 1.05)
+        """
+        from ._from_parameters import parameter_probabilities
+
+        P, meta = parameter_probabilities(D, V, js=js, pstay=pstay, mono=mono)
+        return cls(P, above="last", metadata=meta)
 
     @classmethod
     def from_mechanism(

@@ -16,7 +16,9 @@ References
 from __future__ import annotations
 
 import io
+import math
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -25,25 +27,42 @@ import numpy as np
 from ..exceptions import ParameterError
 from ..mechanism import Mechanism
 from ._layout_csv import Rows
+from ._layout_magnitude import MAGNITUDE_LAYOUTS, parse_magnitude_text, write_magnitude_ptable
 from ._layout_ons import (
     MAX_ONS_LINES,
     ons_key_map_for_file,
     padded_order,
     split_padding,
 )
-from ._layout_r import MAX_DIGITS, R_DIGITS, r_format, read_r_family, rounded_bounds, to_float
+from ._layout_r import (
+    MAX_DIGITS,
+    R_DIGITS,
+    bound_places,
+    bound_texts,
+    r_format,
+    read_r_family,
+    rounded_bounds,
+    stored_pieces,
+    to_float,
+)
+from ._magnitude import MagnitudePtable
 from ._ptable import Ptable, as_ptable
 from ._ptable_ops import (
     LAYOUTS,
     MAX_CELLS,
+    MAX_KEY_DIGITS,
     MAX_ROWS,
     ONS_LAST_PCV,
     ONS_LOOP_START,
     Above,
+    KeyType,
     check_above,
+    check_key_type,
+    check_table_keysize,
     key_counts,
+    power_of_ten,
 )
-from ._quantise import check_keysize
+from ._quantise import MAX_KEYSIZE, KeysizeWarning, check_key_grid, check_keysize
 
 __all__ = ["read_ptable", "write_ptable"]
 
@@ -68,8 +87,65 @@ def _delimiter(text: str) -> str:
     return ","
 
 
+#: Entries of two tables this close are the same table (float noise of decimal bounds).
+_SAME_TABLE_TOL = 1e-12
+#: The layout :func:`_detect_layout` gives a magnitude table (``ptable::create_num_ptable``).
+MAGNITUDE = "magnitude"
+#: The types of a magnitude table's rows (``ptable``: ``type``; ``cellKey``: ``small_cells``).
+_MAGNITUDE_TYPES = ("even", "odd", "small_cells")
+#: Lines :func:`_magnitude_sign` reads for fractional j or v when no type word occurs.
+_SCAN_LINES = 2000
+
+
+def _magnitude_sign(text: str, header: str, delim: str) -> str | None:
+    """What marks the R-layout file ``text`` as a magnitude table (the line and the value), or
+    None (a count table).
+
+    ``ptable::create_num_ptable`` writes the column ``type`` as ``even``, ``odd`` (or cellKey's
+    ``small_cells``) and, with ``step > 1``, published values j (and v) in fractional steps; a
+    count table has ``type`` ``all`` and integers only.
+    """
+    names = [c.strip().strip('"').lower() for c in header.split(delim)]
+    cols = {c: names.index(c) for c in ("j", "v", "type") if c in names}
+    # a word of a magnitude type anywhere: look at every line; else at the first lines only
+    # (a table with step > 1 has fractional j in almost every row; a later one in a count
+    # table is named by the reader: "column `j` must be an integer")
+    lines = text.splitlines()
+    lower = text.lower()
+    if not any(word in lower for word in _MAGNITUDE_TYPES):
+        lines = lines[:_SCAN_LINES]
+    seen_header = False
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        if not seen_header:
+            seen_header = True
+            continue
+        fields = line.split(delim)
+        if len(fields) != len(names):
+            continue  # the reader names the line
+        kind = fields[cols["type"]].strip().strip('"').lower() if "type" in cols else "all"
+        if kind in _MAGNITUDE_TYPES:
+            return f"line {number}: type {kind!r}"
+        for c in ("j", "v"):
+            if c not in cols:
+                continue
+            value = fields[cols[c]].strip().strip('"')
+            try:
+                int(value)
+            except ValueError:
+                try:
+                    x = float(value)
+                except ValueError:
+                    continue  # not a number: the reader names the line
+                if math.isfinite(x) and not x.is_integer():
+                    return f"line {number}: column `{c}` must be an integer, got {value!r}"
+    return None
+
+
 def _detect_layout(path: Path, text: str) -> str:
-    """The layout told by the header (the first non-blank line)."""
+    """The layout told by the header (the first non-blank line) and, for the R layout, the lines
+    (:data:`MAGNITUDE` for a magnitude table: :func:`_magnitude_sign`)."""
     for line in text.splitlines():
         if not line.strip():
             continue
@@ -78,15 +154,11 @@ def _detect_layout(path: Path, text: str) -> str:
         if {"pcv", "ckey", "pvalue"} <= names:
             return "ons"
         if delim == ";" and set(_TAUARGUS_COLUMNS) <= names:
-            if "type" in names:
-                raise ParameterError(
-                    f"`path` {str(path)!r}: a ptable export with a column `type` is a magnitude "
-                    "table (ptable's create_num_ptable), which is not supported; count tables "
-                    "only."
-                )
+            if "type" in names:  # pt_export writes a column type for magnitude tables only
+                return MAGNITUDE
             return "sas" if "p_int_lb" in names else "tauargus"
         if {"i", "j", "p"} <= names:
-            return "ptable"
+            return MAGNITUDE if _magnitude_sign(text, line, delim) is not None else "ptable"
         raise ParameterError(
             f"`path` {str(path)!r}: cannot tell the layout from the header "
             f"{', '.join(sorted(names))} (ptable: {', '.join(_PTABLE_COLUMNS)}; tauargus: "
@@ -96,8 +168,27 @@ def _detect_layout(path: Path, text: str) -> str:
     raise ParameterError(f"`path` {str(path)!r} is empty: no header line.")
 
 
-def _file_keysize(rows: _Rows) -> int | None:
-    """The key size of a ptable-layout file: its ``keysize`` column (one value), or None."""
+def _read_magnitude(path: Path, text: str, **options: Any) -> MagnitudePtable:
+    """A magnitude table given to :func:`read_ptable`: read by its own reader
+    (:func:`~._layout_magnitude.parse_magnitude_text`); the count-table options do not apply."""
+    given = {name: value for name, value in options.items() if value is not None}
+    if given:
+        name, value = next(iter(given.items()))
+        raise ParameterError(
+            f"`{name}` does not apply to the magnitude ptable {str(path)!r} (ptable's "
+            f"create_num_ptable: its rows are looked up by cellKey's rule for numeric "
+            f"variables), got {name}={value!r}."
+        )
+    return parse_magnitude_text(text, path)
+
+
+def _file_keysize(rows: _Rows) -> tuple[int, KeyType] | None:
+    """The key grid of a ptable-layout file: its ``keysize`` column (one value), or None.
+
+    A power of two is a grid of integer keys (the ABS and ONS keys), :math:`10^d` one of
+    decimal keys with d digits (``cellKey``, Tau-Argus; 1 <= d <= 18); any other value is
+    refused, naming the line.
+    """
     if _KEYSIZE_COLUMN not in rows.columns:
         return None
     ks = rows.ints(_KEYSIZE_COLUMN, minimum=1)
@@ -109,10 +200,17 @@ def _file_keysize(rows: _Rows) -> int | None:
             f"column `keysize` must hold one value, got {int(ks[k])} after {int(ks[0])} "
             f"(line {rows.lines[0]})",
         )
-    try:
-        return check_keysize(int(ks[0]), "keysize")
-    except ParameterError:
-        rows.fail(rows.lines[0], f"column `keysize` must be a power of two, got {int(ks[0])}")
+    K = int(ks[0])
+    if 2 <= K <= MAX_KEYSIZE and not K & (K - 1):
+        return K, "integer"
+    d = power_of_ten(K)
+    if d is not None and d <= MAX_KEY_DIGITS:
+        return K, "decimal"
+    rows.fail(
+        rows.lines[0],
+        f"column `keysize` must be a power of two, got {K} (integer keys; 10^d with 1 <= d <= "
+        f"{MAX_KEY_DIGITS} for decimal keys with d digits)",
+    )
 
 
 def _read_ons_layout(rows: _Rows, keysize: int | None) -> tuple[np.ndarray, np.ndarray, int]:
@@ -186,21 +284,69 @@ def _read_ons_layout(rows: _Rows, keysize: int | None) -> tuple[np.ndarray, np.n
 
 
 def _read_r_file(
-    p: Path, text: str, kind: str, keysize: int | None
-) -> tuple[np.ndarray, dict[str, Any], int | None]:
-    """A file of the ``ptable`` family: its table, what it says besides, its key size."""
+    p: Path, text: str, kind: str
+) -> tuple[np.ndarray, dict[str, Any], tuple[int, KeyType] | None, int | None]:
+    """A file of the ``ptable`` family: its table, what it says besides, its key grid and the
+    decimals of its bounds (None: more than 15)."""
     optional = (_KEYSIZE_COLUMN,) if kind == "ptable" else ()
     rows = _Rows(p, text, _REQUIRED[kind], optional, delimiter=_delimiter(text))
     P, extra = read_r_family(rows, kind)
-    K = _file_keysize(rows)
-    if K is None:
-        return P, extra, keysize
-    if keysize is not None and check_keysize(keysize) != K:
-        raise ParameterError(
-            f"`keysize` must be the file's key size {K} (its column `keysize`), got "
-            f"keysize={keysize!r}."
-        )
-    return P, extra, K
+    return P, extra, _file_keysize(rows), bound_places(bound_texts(rows))
+
+
+def _requested_grid(keysize: Any, key_type: Any) -> tuple[int | None, KeyType | None]:
+    """The grid asked of :func:`read_ptable`: (K or None, key type or None), checked."""
+    t: KeyType | None = None
+    if key_type is not None:
+        t = check_key_type(key_type)  # type: ignore[assignment]
+    if keysize is None:
+        return None, t
+    K = check_key_grid(keysize)
+    if t is None:
+        if K & (K - 1) and power_of_ten(K) is None:
+            raise ParameterError(
+                f"`keysize` must be a power of two (integer keys) or 10^d (decimal keys with d "
+                f"digits), got keysize={keysize!r}."
+            )
+        t = "integer" if not K & (K - 1) else "decimal"
+    return check_table_keysize(K, t), t
+
+
+def _r_grid(
+    p: Path,
+    places: int | None,
+    file_grid: tuple[int, KeyType] | None,
+    want: tuple[int | None, KeyType | None],
+) -> tuple[int | None, KeyType]:
+    """The key grid of an R-family table: the file's column ``keysize``, else the one asked
+    for; ``key_type="decimal"`` alone takes :math:`10^d`, d the decimals of the file's
+    bounds (at least 1; the coarsest grid on which the file's table is applied exactly: keys
+    with more digits apply the same table)."""
+    K, t = want
+    if file_grid is not None:
+        Kf, tf = file_grid
+        if K is not None and K != Kf:
+            raise ParameterError(
+                f"`keysize` must be the file's key size {Kf} (its column `keysize`), got "
+                f"keysize={K!r}."
+            )
+        if t is not None and t != tf:
+            raise ParameterError(
+                f"`key_type` must be the file's {tf!r} (its column `keysize` = {Kf}), got "
+                f"key_type={t!r}."
+            )
+        return Kf, tf
+    if K is not None:
+        return K, t or "integer"
+    if t == "decimal":
+        if places is None:
+            raise ParameterError(
+                f"`key_type` 'decimal' needs the key grid: the bounds of {str(p)!r} have more "
+                "than 15 decimals (running float sums); pass keysize=10**d, got "
+                f"key_type={t!r}, keysize=None."
+            )
+        return 10 ** max(places, 1), "decimal"
+    return None, t or "integer"
 
 
 def read_ptable(
@@ -208,9 +354,10 @@ def read_ptable(
     *,
     layout: str = "auto",
     keysize: int | None = None,
+    key_type: KeyType | None = None,
     above: Above | None = None,
     loop_start: int | None = None,
-) -> Ptable:
+) -> Ptable | MagnitudePtable:
     r"""Read a ptable file: the R ``ptable`` layout, its Tau-Argus or SAS export, or the ONS
     layout.
 
@@ -218,8 +365,12 @@ def read_ptable(
     one line per (i, j) (lines with p = 0 may be left out); rows i = 0..I without gaps, each
     summing to 1 within 1e-9, with ``v = j - i``, intervals that tile [0, 1]
     (``p_int_ub - p_int_lb = p``) and type ``all``. Default above-rule ``"last"``. An optional
-    last column ``keysize`` (one value on every line, a power of two, as :func:`write_ptable`
-    writes it) is the table's key size.
+    last column ``keysize`` (one value on every line, as :func:`write_ptable` writes it) is the
+    table's key grid: a power of two for integer keys, :math:`10^d` for decimal keys with d
+    digits (``key_type="decimal"``). A magnitude table (``ptable::create_num_ptable``: a
+    ``type`` even / odd / small_cells, or j in fractional steps; a ``pt_export`` file with a
+    column ``type``) is read as a :class:`~._magnitude.MagnitudePtable`
+    (:func:`~._layout_magnitude.read_magnitude_ptable`; the count-table options do not apply).
 
     ``"tauargus"`` and ``"sas"``: the files of ``ptable::pt_export(SDCtool = "TauArgus")``
     (columns ``i;j;p;v;p_int_ub``; each line's lower bound is the previous line's upper bound
@@ -255,16 +406,31 @@ def read_ptable(
         ``"auto"`` tells the layout from the header.
     keysize : int, optional
         The table's key size; it must equal the file's when the file has one (the ONS
-        layout's K, the ptable layout's column ``keysize``).
+        layout's K, the ptable layout's column ``keysize``). A power of two (integer keys) or
+        :math:`10^d` (decimal keys with d digits).
+    key_type : {None, "integer", "decimal"}, default None
+        What the keys the table is applied with are. None: what the file says (its column
+        ``keysize``, or the ONS layout's K, integer keys), else no key grid, as before.
+        ``"decimal"``: the decimal keys of ``cellKey`` and Tau-Argus; without ``keysize`` or
+        a column ``keysize`` the grid is :math:`10^d`, d the most decimals of the file's
+        bounds (8 for a file of ``ptable``, at least 1), so that :func:`audit` without
+        ``keysize`` audits the table on that grid. Every bound of the file is then a grid
+        point, and keys with d or more digits apply the file's table exactly (fewer digits
+        quantise it: audit with their ``keysize``). A file whose bounds are not rounded
+        decimals needs ``keysize``; an ONS table (integer keys) refuses it. ``"integer"``:
+        integer keys (``keysize`` or the file's).
     above, loop_start : optional
         Override the above-rule (``loop_start`` defaults to 501 for ``above="loop"`` and
         P = 750).
 
     Returns
     -------
-    Ptable
-        ``metadata`` holds the path and the layout, and ``"digits"`` or ``"intervals"``
-        (above) when the file has them.
+    Ptable or MagnitudePtable
+        ``metadata`` holds the path and the layout, and ``"digits"`` and ``"intervals"``
+        (above) when the file has them (a modified table: both, when its bounds are rounded
+        decimals). A modified table applied with decimal keys is looked up in its pieces
+        (:func:`perturb` with ``method="cellkey"``) and audited so (:func:`audit` on a grid
+        :math:`10^d`: each piece quantised on its own).
 
     Raises
     ------
@@ -281,6 +447,10 @@ def read_ptable(
     1,0,0.25,-1,0.0,0.25,all
     >>> read_ptable(d / "t.csv") == T
     True
+    >>> _ = write_ptable(T, d / "t.txt", layout="tauargus")   # 2-decimal bounds
+    >>> D = read_ptable(d / "t.txt", key_type="decimal")
+    >>> D.key_type, D.keysize, D.key_digits
+    ('decimal', 100, 2)
     """
     from ..io import check_path, read_bytes
 
@@ -289,8 +459,7 @@ def read_ptable(
         raise ParameterError(
             f"`layout` must be one of {('auto', *LAYOUTS)}, got layout={layout!r}."
         )
-    if keysize is not None:
-        check_keysize(keysize)
+    want = _requested_grid(keysize, key_type)
     if above is not None:
         check_above(above)
     try:
@@ -298,13 +467,42 @@ def read_ptable(
     except UnicodeDecodeError as exc:
         raise ParameterError(f"`path` {str(p)!r} is not UTF-8 text: {exc}.") from None
     kind = _detect_layout(p, text) if layout == "auto" else layout
+    if kind == MAGNITUDE:
+        try:
+            return _read_magnitude(
+                p, text, keysize=keysize, key_type=key_type, above=above, loop_start=loop_start
+            )
+        except ParameterError as exc:
+            if layout != "auto" or _delimiter(text.lstrip()) != ",":
+                raise
+            # neither table: a count table with a typo, or a broken magnitude table
+            try:
+                return read_ptable(
+                    p,
+                    layout="ptable",
+                    keysize=keysize,
+                    key_type=key_type,
+                    above=above,
+                    loop_start=loop_start,
+                )
+            except ParameterError as count_exc:
+                raise ParameterError(f"{count_exc} (read as a magnitude table: {exc})") from None
     key_map = None
     extra: dict[str, Any] = {}
+    K: int | None
+    t: KeyType
     if kind in _REQUIRED:
-        P, extra, K = _read_r_file(p, text, kind, keysize)
+        P, extra, file_grid, places = _read_r_file(p, text, kind)
+        K, t = _r_grid(p, places, file_grid, want)
         rule = above or "last"
     else:
-        P, key_map, K = _read_ons_layout(_Rows(p, text, _ONS_COLUMNS), keysize)
+        if want[1] == "decimal":
+            raise ParameterError(
+                f"the ONS layout of {str(p)!r} has integer keys 0..K-1 (its key map), not "
+                f"decimal ones: got key_type={key_type!r}, keysize={keysize!r}."
+            )
+        P, key_map, K = _read_ons_layout(_Rows(p, text, _ONS_COLUMNS), want[0])
+        t = "integer"
         rule = above or ("loop" if P.shape[0] - 1 == ONS_LAST_PCV else "last")
     s = loop_start
     if rule == "loop" and s is None and P.shape[0] - 1 == ONS_LAST_PCV:
@@ -315,6 +513,7 @@ def read_ptable(
         loop_start=s,
         key_map=key_map,
         keysize=K,
+        key_type=t,
         metadata={"path": str(p), "layout": kind, **extra},
     )
 
@@ -322,24 +521,6 @@ def read_ptable(
 def _fmt(x: float) -> str:
     """The shortest text that reads back as exactly ``x``."""
     return repr(float(x))
-
-
-def _stored_intervals(T: Ptable) -> dict[str, np.ndarray] | None:
-    """The pieces of a modified table (``metadata["intervals"]``) if they still make up T."""
-    meta = T.metadata or {}
-    raw = meta.get("intervals")
-    if not isinstance(raw, dict):
-        return None
-    try:
-        pieces = {k: np.asarray(raw[k]) for k in ("i", "j", "p", "p_int_lb", "p_int_ub")}
-        i, j = pieces["i"].astype(np.int64), pieces["j"].astype(np.int64)
-        merged = np.zeros(T.probabilities.shape)
-        np.add.at(merged, (i, j), pieces["p"].astype(np.float64))
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
-    if not np.array_equal(merged, T.probabilities):
-        return None
-    return {**pieces, "i": i, "j": j}
 
 
 def _metadata_digits(T: Ptable) -> int | None:
@@ -363,7 +544,7 @@ def _r_lines(T: Ptable, digits: int | None) -> dict[str, np.ndarray]:
     the nearest float); without, the running float sums of the probabilities (the last one
     exactly 1).
     """
-    stored = _stored_intervals(T)
+    stored = stored_pieces(T)
     if stored is not None:
         return stored
     P = T.probabilities
@@ -420,6 +601,25 @@ def _ptable_text(T: Ptable, K: int | None, digits: int | None) -> str:
     return out.getvalue()
 
 
+def _warn_if_rounded(T: Ptable, lines: dict[str, np.ndarray], layout: str, d: int) -> None:
+    """Warn when the bounds rounded to ``d`` decimals make the file another table than T."""
+    written = np.zeros(T.probabilities.shape)
+    np.add.at(written, (lines["i"], lines["j"]), lines["p"])
+    moved = np.abs(written - T.probabilities)
+    if float(moved.max(initial=0.0)) <= _SAME_TABLE_TOL:
+        return
+    lost = int(np.count_nonzero((T.probabilities > 0) & (written == 0)))
+    warnings.warn(
+        f"the {layout} layout rounds the bounds to {d} decimals: the file holds another table "
+        f"than the one given (entries up to {float(moved.max()):.3g} apart"
+        + (f", {lost} losing their support" if lost else "")
+        + f"); design or quantise the table at keysize=10**{d} first, and audit the file "
+        "itself (read_ptable(path, key_type='decimal')).",
+        KeysizeWarning,
+        stacklevel=4,
+    )
+
+
 def _export_text(T: Ptable, layout: str, digits: int | None) -> str:
     """``ptable::pt_export`` of a count table: Tau-Argus or SAS (``_layout_r``, the facts)."""
     if T.above != "last":
@@ -435,6 +635,8 @@ def _export_text(T: Ptable, layout: str, digits: int | None) -> str:
         )
     lines = _r_lines(T, d)
     i, j = lines["i"], lines["j"]
+    if digits is None:  # rounded to 8 decimals without being asked: say so if it moves T
+        _warn_if_rounded(T, lines, layout, d)
     cols = (
         ["i", "j", "p", "v", "p_int_lb", "p_int_ub"] if layout == "sas" else list(_TAUARGUS_COLUMNS)
     )
@@ -473,8 +675,39 @@ def _ons_text(T: Ptable, K: int | None) -> str:
     return ",".join(_ONS_COLUMNS) + "\n" + "\n".join(body.tolist()) + "\n"
 
 
+def read_count_ptable(path: str | os.PathLike, **options: Any) -> Ptable:
+    """:func:`read_ptable` for the callers that need a count table (:func:`audit`, the
+    command line's ``perturb``): a magnitude table is refused with what to use instead."""
+    T = read_ptable(path, **options)
+    if isinstance(T, MagnitudePtable):
+        raise ParameterError(
+            f"`ptable` {str(path)!r} is a magnitude ptable (ptable's create_num_ptable), not a "
+            "count table: perturb numeric variables with perturb_numeric and audit a pair of "
+            "its rows with magnitude_row_privacy."
+        )
+    return T
+
+
+def _write_magnitude(
+    table: MagnitudePtable, path: Any, layout: Any, keysize: Any, digits: Any
+) -> Path:
+    """:func:`write_ptable` of a magnitude table: its own writer, layouts ptable/tauargus/sas."""
+    if not isinstance(layout, str) or layout not in MAGNITUDE_LAYOUTS:
+        raise ParameterError(
+            f"`layout` of a magnitude ptable must be one of {MAGNITUDE_LAYOUTS} (the ONS "
+            f"layout has count tables only), got layout={layout!r}."
+        )
+    for name, value in (("keysize", keysize), ("digits", digits)):
+        if value is not None:
+            raise ParameterError(
+                f"`{name}` does not apply to a magnitude ptable (written as read, bit for "
+                f"bit), got {name}={value!r}."
+            )
+    return write_magnitude_ptable(table, path, layout=layout)
+
+
 def write_ptable(
-    table: Ptable | Mechanism,
+    table: Ptable | Mechanism | MagnitudePtable,
     path: str | os.PathLike,
     *,
     layout: str = "ptable",
@@ -537,6 +770,8 @@ def write_ptable(
     """
     from ..io import check_path, write_atomic
 
+    if isinstance(table, MagnitudePtable):
+        return _write_magnitude(table, path, layout, keysize, digits)
     T = as_ptable(table, "table")
     p = check_path(path)
     if not isinstance(layout, str) or layout not in LAYOUTS:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,10 @@ from ._common import (
     bounded_int,
     check_output,
     emit,
+    error_line,
     finite_float,
     integer,
+    one_line,
 )
 
 __all__ = ["add_parser", "run"]
@@ -59,19 +62,44 @@ MAX_LINE_BYTES = 2**20
 
 
 def _keysize(text: str) -> int:
-    """argparse type: a KEYSIZE as an integer or as 2^k."""
+    """argparse type: a KEYSIZE as an integer, as 2^k, or as 10^d (decimal keys, d digits)."""
     t = text.replace(" ", "")
     try:
-        if t.startswith("2^") or t.startswith("2**"):
-            return 2 ** int(t.split("^")[-1].split("**")[-1])
+        for base in ("2", "10"):
+            if t.startswith(f"{base}^") or t.startswith(f"{base}**"):
+                exponent = int(t.split("^")[-1].split("**")[-1])
+                if not 0 <= exponent <= 64:
+                    raise ValueError
+                return int(base) ** exponent
         return int(t)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"--keysize must be an integer or 2^k, got {text!r}"
+            f"--keysize must be an integer, 2^k or 10^d, got {text!r}"
         ) from None
 
 
 # ------------------------------------------------------------------------------ ptable design
+#: The decimals of the bounds of a Tau-Argus or SAS file (ptable's pt_export).
+EXPORT_DIGITS = 8
+
+
+def _design_keysize(keysize: int | None, layout: str) -> int:
+    """The key grid to design on: the Tau-Argus and SAS files hold bounds with 8 decimals, so a
+    table for them is designed (quantised and audited) on a decimal grid 10^d, d <= 8 (10^8 by
+    default), and what is written is what was audited; 2^32 for the other layouts."""
+    if layout not in ("tauargus", "sas"):
+        return 2**32 if keysize is None else keysize
+    if keysize is None:
+        return 10**EXPORT_DIGITS
+    if not any(keysize == 10**d for d in range(1, EXPORT_DIGITS + 1)):
+        raise ParameterError(
+            f"--layout {layout} writes bounds with {EXPORT_DIGITS} decimals, so the table must "
+            f"be designed on a decimal grid 10^d with d <= {EXPORT_DIGITS} (default 10^8): got "
+            f"--keysize {keysize}."
+        )
+    return keysize
+
+
 def _cmd_ptable_design(args: argparse.Namespace) -> int:
     from .. import cellkey
 
@@ -84,7 +112,7 @@ def _cmd_ptable_design(args: argparse.Namespace) -> int:
         args.epsilon,
         args.delta,
         method=args.method,
-        keysize=args.keysize,
+        keysize=_design_keysize(args.keysize, args.layout),
         rows=args.rows,
         D=args.D,
         variance=args.variance,
@@ -108,11 +136,27 @@ def _cmd_ptable_design(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _count_table(path: Path, **options: Any) -> Any:
+    """The count ptable in ``path`` (any layout :func:`cellkey.read_ptable` detects); a
+    magnitude table is refused: these commands apply and audit count tables."""
+    from .. import cellkey
+
+    table = cellkey.read_ptable(path, **options)
+    if isinstance(table, cellkey.MagnitudePtable):
+        raise ParameterError(
+            f"{str(path)!r} is a magnitude ptable (ptable's create_num_ptable), not a count "
+            "table: use the Python functions perturb_numeric and magnitude_row_privacy."
+        )
+    return table
+
+
 # ------------------------------------------------------------------------------- ptable audit
 def _cmd_ptable_audit(args: argparse.Namespace) -> int:
     from .. import cellkey
 
-    table = cellkey.read_ptable(args.ptable, layout=args.layout)
+    # with --key-type the key grid is the table's (read_ptable checks it fits the keys)
+    grid = args.keysize if args.key_type is not None else None
+    table = _count_table(args.ptable, layout=args.layout, key_type=args.key_type, keysize=grid)
     epsilons = args.epsilon if args.epsilon else None
     deltas = args.delta if args.delta else None
     rep = cellkey.audit(table, epsilons=epsilons, deltas=deltas, keysize=args.keysize)
@@ -315,7 +359,7 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
         raise ParameterError(f"`--by` must name at least one column, got --by={args.by!r}.")
     key_cols = [c.strip() for c in args.record_key.split(",") if c.strip()]
     weight_cols = [args.weights] if args.weights else []
-    table = cellkey.read_ptable(args.ptable)
+    table = _count_table(args.ptable)
     decimal = args.method == "cellkey"
     if decimal and (args.seed is not None or args.keysize is not None or len(key_cols) != 1):
         raise ParameterError(
@@ -338,16 +382,20 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
             if keys.shape[1] == 1:
                 keys = keys[:, 0]
     weights = _float_column(data.pop(args.weights), args.weights) if args.weights else None
-    res = cellkey.perturb(
-        data,
-        by,
-        table,
-        record_keys=keys,
-        keysize=None if decimal else K,
-        margins=not args.no_margins,
-        method=args.method,
-        weights=weights,
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", cellkey.KeysizeWarning)
+        res = cellkey.perturb(
+            data,
+            by,
+            table,
+            record_keys=keys,
+            keysize=None if decimal else K,
+            margins=not args.no_margins,
+            method=args.method,
+            weights=weights,
+        )
+    for w in caught:  # a warning is one line on standard error, never a traceback
+        error_line(f"rainbowdp: warning: {one_line(w.message)}")
     if out is not None:
         _write_table(res, out)
     u = cellkey.utility(res)
@@ -398,7 +446,13 @@ def add_parser(sub: Any) -> None:
         help="maxent: the max-entropy noise of the design guide (Sadeghi & Chien 2.4); optimal: "
         "the zero-bias noise with the same variance cap and the smallest exact delta",
     )
-    d.add_argument("--keysize", type=_keysize, default=2**32, help="KEYSIZE (default 2^32)")
+    d.add_argument(
+        "--keysize",
+        type=_keysize,
+        default=None,
+        help="KEYSIZE (default 2^32; 10^8 for --layout tauargus|sas, the grid of their "
+        "8-decimal bounds)",
+    )
     d.add_argument("--rows", type=integer("--rows"), default=None, help="rows 0..R-1 (default D+1)")
     d.add_argument("--D", type=integer("--D"), default=None, help="start the search at this D")
     d.add_argument("--variance", type=finite_float("--variance", positive=True), default=None)
@@ -434,6 +488,13 @@ def add_parser(sub: Any) -> None:
         type=_keysize,
         default=None,
         help="audit the table quantised at this KEYSIZE (what the cell keys apply)",
+    )
+    a.add_argument(
+        "--key-type",
+        choices=["integer", "decimal"],
+        default=None,
+        help="the keys the table is applied with; decimal: cellKey's / Tau-Argus' decimal keys, "
+        "audited on the grid 10^d of the file's d-decimal bounds (default: what the file says)",
     )
     a.add_argument(
         "--layout",

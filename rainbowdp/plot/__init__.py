@@ -12,8 +12,10 @@ one colour per rainbow class, full-order rings, the mechanism at each node, labe
 marks, arrows for the arcs of a directed graph), ``_large`` (layouts that scale and the
 size-aware mode for hundreds to 10^5 nodes), ``_curves`` (line mechanisms, PMFs and labelled
 curves), ``_profile`` (privacy profiles δ(ε) with a target's verdict), ``_heatmap``
-(mechanisms as heat maps), ``_noise`` (noise PMFs and CDFs), ``_tradeoff`` (utility-privacy
-trade-off sweeps and curves), and ``_inputs`` (the argument checks these four share).
+(mechanisms as heat maps), ``_noise`` (noise PMFs and CDFs), ``_ptable`` (an agency's
+perturbation table next to the one designed for the same D and variance: exact δ(ε) of both),
+``_tradeoff`` (utility-privacy trade-off sweeps and curves), and ``_inputs`` (the argument
+checks these four share).
 """
 
 from ._curves import plot_curves, plot_joint_pmf, plot_line_mechanism, plot_pmfs
@@ -27,6 +29,7 @@ from ._profile import (
     plot_privacy_profile,
     zero_delta_epsilons,
 )
+from ._ptable import plot_ptable_comparison
 from ._style import rainbow_label
 from ._tradeoff import TradeoffSweep, plot_tradeoff, tradeoff_sweep
 from .palette import class_colors, output_colors, series_styles
@@ -47,6 +50,7 @@ __all__ = [
     "plot_noise_pmf",
     "plot_pmfs",
     "plot_privacy_profile",
+    "plot_ptable_comparison",
     "plot_tradeoff",
     "rainbow_label",
     "series_styles",

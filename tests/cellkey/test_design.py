@@ -491,7 +491,8 @@ def test_infeasible_target_names_keysize() -> None:
         ((0.5, 0.0), {}, ParameterError, "delta=0.0"),
         ((0.5, 1.5), {}, ParameterError, "delta=1.5"),
         ((0.5, 1e-4), {"method": "foo"}, ParameterError, "method='foo'"),
-        ((0.5, 1e-4), {"keysize": 1000}, ParameterError, "keysize=1000"),
+        ((0.5, 1e-4), {"keysize": 1000}, InfeasibleDesignError, "keysize=1000"),  # 10^3 keys
+        ((0.5, 1e-4), {"keysize": 1001}, ParameterError, "keysize=1001"),
         ((0.5, 1e-4), {"variance": -1.0}, ParameterError, "variance=-1.0"),
         ((0.5, 1e-4), {"variance": 0.0}, ParameterError, "variance=0.0"),
         ((0.5, 1e-4), {"D": 0}, ParameterError, "D=0"),
