@@ -482,3 +482,40 @@ def test_perturb_warns_in_one_line_when_the_keys_apply_another_table(capsys, tmp
     assert code == 0 and "Traceback" not in err
     assert err.count("\n") == 1 and err.startswith("rainbowdp: warning: `record_keys` have 5")
     assert "keysize=10**5" in err
+
+
+def test_perturb_with_a_hierarchy_file(capsys, tmp_path) -> None:
+    # --hierarchy VAR=FILE.json: every node of the tree is a row, each subtotal keyed by its
+    # own records, exactly as perturb(..., hierarchies=) in Python
+    rng = np.random.default_rng(11)
+    region = rng.choice(["n1", "n2", "s1"], 300)
+    keys = [f"0.{int(k):08d}" for k in rng.integers(0, 10**8, 300)]
+    data = tmp_path / "h.csv"
+    data.write_text(
+        "region,rkey\n" + "".join(f"{r},{k}\n" for r, k in zip(region, keys, strict=True))
+    )
+    tree = {"north": ["n1", "n2"], "south": ["s1"]}
+    (tmp_path / "reg.json").write_text(json.dumps(tree))
+    out = tmp_path / "t.csv"
+    pt = FIXTURES / "ptable_D3_V1.csv"
+    argv = ["perturb", data, "--by", "region", "--ptable", pt, "--method", "cellkey"]
+    code, _out, err = run(
+        capsys, *argv, "--hierarchy", f"region={tmp_path / 'reg.json'}", "-o", out
+    )
+    assert code == 0, err
+    rows = read_csv(out)
+    from rainbowdp.cellkey import perturb
+
+    want = perturb(
+        {"region": region, "rkey": np.array(keys)},
+        "region",
+        read_ptable(pt),
+        method="cellkey",
+        hierarchies={"region": tree},
+    )
+    assert [r["region"] for r in rows] == list(want["region"])
+    assert [int(r["perturbed"]) for r in rows] == want["perturbed"].tolist()
+    assert "not a --by column" in one_line_error(
+        capsys, *argv, "--hierarchy", f"age={tmp_path / 'reg.json'}"
+    )
+    assert "must be VAR=FILE.json" in one_line_error(capsys, *argv, "--hierarchy", "region")

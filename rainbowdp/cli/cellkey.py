@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 import warnings
 from collections.abc import Iterator
@@ -345,6 +346,32 @@ def _write_table(table: Any, path: Path) -> None:
             w.writerow([str(x) for x in row])
 
 
+def _hierarchies(specs: list[str], by: list[str]) -> dict[str, Any]:
+    """``--hierarchy VAR=FILE.json`` (repeatable): each variable's tree from a JSON file, a
+    nested object (a node -> its list of leaves, an object, or null for a leaf) or an object
+    child -> parent (null: the root), as ``perturb(..., hierarchies=)`` takes it."""
+    from ..io import read_bytes
+
+    out: dict[str, Any] = {}
+    for spec in specs:
+        name, sep, file = spec.partition("=")
+        name, file = name.strip(), file.strip()
+        if not sep or not name or not file:
+            raise ParameterError(f"--hierarchy must be VAR=FILE.json, got {spec!r}.")
+        if name not in by:
+            raise ParameterError(f"--hierarchy names {name!r}, which is not a --by column.")
+        if name in out:
+            raise ParameterError(f"--hierarchy gives {name!r} twice.")
+        raw = read_bytes(Path(file), "hierarchy file")
+        try:
+            out[name] = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ParameterError(
+                f"--hierarchy {name}: {file!r} is not a JSON file: {one_line(exc)}"
+            ) from None
+    return out
+
+
 def _cmd_perturb(args: argparse.Namespace) -> int:
     from .. import cellkey
 
@@ -382,6 +409,9 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
             if keys.shape[1] == 1:
                 keys = keys[:, 0]
     weights = _float_column(data.pop(args.weights), args.weights) if args.weights else None
+    hierarchies = _hierarchies(args.hierarchy or [], by)
+    if hierarchies and args.no_margins:
+        raise ParameterError("--hierarchy lists subtotals: it cannot go with --no-margins.")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", cellkey.KeysizeWarning)
         res = cellkey.perturb(
@@ -393,6 +423,7 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
             margins=not args.no_margins,
             method=args.method,
             weights=weights,
+            hierarchies=hierarchies or None,
         )
     for w in caught:  # a warning is one line on standard error, never a traceback
         error_line(f"rainbowdp: warning: {one_line(w.message)}")
@@ -537,6 +568,14 @@ def add_parser(sub: Any) -> None:
         "count, as cellKey publishes them)",
     )
     p.add_argument("--no-margins", action="store_true", help="interior cells only")
+    p.add_argument(
+        "--hierarchy",
+        action="append",
+        default=None,
+        metavar="VAR=FILE.json",
+        help="subtotals over a hierarchy of the --by column VAR (repeatable): a JSON object, "
+        'node -> leaves (e.g. {"north": ["n1", "n2"], "south": null}) or child -> parent',
+    )
     p.add_argument(
         "--max-bytes",
         type=bounded_int("--max-bytes", 1, 2**62),
