@@ -464,7 +464,13 @@ def add_parser(sub: Any) -> None:
     """Add ``ptable`` (with ``design`` and ``audit``) and ``perturb`` to the subparsers."""
     pt = sub.add_parser("ptable", help="design or audit a perturbation table (cell-key method)")
     pts = pt.add_subparsers(dest="ptable_command", required=True, parser_class=Parser)
+    _add_design_parser(pts)
+    _add_audit_parser(pts)
+    _add_perturb_parser(sub)
 
+
+def _add_design_parser(pts: Any) -> None:
+    """``ptable design``."""
     d = pts.add_parser(
         "design", help="design a ptable meeting (epsilon, delta) after quantisation by KEYSIZE"
     )
@@ -498,6 +504,9 @@ def add_parser(sub: Any) -> None:
     d.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     d.set_defaults(run=run)
 
+
+def _add_audit_parser(pts: Any) -> None:
+    """``ptable audit``."""
     a = pts.add_parser("audit", help="exact epsilon, delta, bias and variance of a ptable file")
     a.add_argument("ptable", help="ptable file (R ptable or ONS layout, .csv)")
     a.add_argument(
@@ -536,6 +545,9 @@ def add_parser(sub: Any) -> None:
     a.add_argument("--json", action="store_true", help="machine-readable output (strict JSON)")
     a.set_defaults(run=run)
 
+
+def _add_perturb_parser(sub: Any) -> None:
+    """``perturb``."""
     p = sub.add_parser("perturb", help="perturb the frequency table of a CSV file (cell keys)")
     p.add_argument("data", help="microdata (.csv with a header)")
     p.add_argument("--by", required=True, help="the columns to cross-tabulate, e.g. sex,region")
