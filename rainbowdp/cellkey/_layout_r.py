@@ -76,17 +76,33 @@ def rounded_bounds(
     ([0, 20000000, 50000000], [20000000, 50000000, 100000000])
     """
     scale = 10**digits
-    cs = np.cumsum(P, axis=1)
+    first, C = _band(P)
+    cs = np.cumsum(C, axis=1)  # zeros between entries add nothing: the rows' own running sums
     ints = np.rint(cs * float(scale)).astype(np.int64)
-    n, m = P.shape
-    pos = P > 0
-    last = m - 1 - np.argmax(pos[:, ::-1], axis=1)
-    ints[np.arange(m)[None, :] >= last[:, None]] = scale
+    n, w = C.shape
+    last = w - 1 - np.argmax((C > 0)[:, ::-1], axis=1)
+    ints[np.arange(w)[None, :] >= last[:, None]] = scale
     ints = np.maximum.accumulate(np.clip(ints, 0, scale), axis=1)
     lo = np.concatenate([np.zeros((n, 1), dtype=np.int64), ints[:, :-1]], axis=1)
     keep = ints > lo
-    i, j = np.nonzero(keep)
-    return i.astype(np.int64), j.astype(np.int64), lo[keep], ints[keep]
+    i, k = np.nonzero(keep)
+    return i.astype(np.int64), (first[i] + k).astype(np.int64), lo[keep], ints[keep]
+
+
+def _band(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row of P from its first to its last positive entry, left-aligned and padded with
+    zeros: (first column of each row, the (n, width) band). A ptable's rows are bands of width
+    2D + 1 in a matrix of I + D + 1 columns, so the running sums of the band (the same floats:
+    adding 0.0 is exact) cost n (2D + 1), not n (I + D + 1)."""
+    pos = P > 0
+    n, m = P.shape
+    first = np.argmax(pos, axis=1)
+    last = m - 1 - np.argmax(pos[:, ::-1], axis=1)
+    width = int((last - first).max(initial=0)) + 1
+    cols = first[:, None] + np.arange(width)[None, :]
+    inside = cols <= last[:, None]
+    C = np.where(inside, P[np.arange(n)[:, None], np.minimum(cols, m - 1)], 0.0)
+    return first.astype(np.int64), C
 
 
 def to_float(units: np.ndarray, digits: int) -> np.ndarray:
@@ -281,10 +297,14 @@ def _file_digits(
     most decimals, and the table is the file's p when its cumulative sums rounded to d decimals
     give back every bound, else p = p_int_ub - p_int_lb (``ptable``'s own definition).
     """
-    cs = np.minimum(np.cumsum(P, axis=1), 1.0)
-    last = P.shape[1] - 1 - np.argmax((P > 0)[:, ::-1], axis=1)
-    cs[np.arange(P.shape[1])[None, :] >= last[:, None]] = 1.0
-    if np.array_equal(cs[i, j], ub):
+    first, C = _band(P)
+    cs = np.minimum(np.cumsum(C, axis=1), 1.0)
+    last = C.shape[1] - 1 - np.argmax((C > 0)[:, ::-1], axis=1)
+    cs[np.arange(C.shape[1])[None, :] >= last[:, None]] = 1.0
+    k = j - first[i]
+    inband = (k >= 0) & (k < C.shape[1])
+    running = np.where(inband, cs[i, np.clip(k, 0, C.shape[1] - 1)], np.where(k < 0, 0.0, 1.0))
+    if np.array_equal(running, ub):
         return P, None
     d = bound_places(bound_texts(rows))
     if d is None:
@@ -296,9 +316,12 @@ def _file_digits(
             table = np.zeros_like(P)
             np.add.at(table, (i, j), ub - lb)
         ri, rj, _, rub = rounded_bounds(table, d)
-        got = np.zeros(P.shape, dtype=np.int64)
-        got[ri, rj] = rub
-        if np.array_equal(got[i[wide], j[wide]], want[wide]):
+        m = P.shape[1]
+        written = ri * m + rj  # the lines rounded_bounds writes, in increasing (i, j)
+        asked = i[wide] * m + j[wide]
+        at = np.minimum(np.searchsorted(written, asked), max(written.size - 1, 0))
+        got = np.where(written[at] == asked, rub[at], 0) if written.size else 0 * asked
+        if np.array_equal(got, want[wide]):
             return table, d
     return P, None
 

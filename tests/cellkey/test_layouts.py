@@ -409,3 +409,29 @@ def test_modified_table_out_of_bound_order_is_refused(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(ParameterError, match=r"line 3: row i=1: the intervals of a modified"):
         read_ptable(path)
+
+
+def _dense_rounded_bounds(P: np.ndarray, digits: int) -> tuple[np.ndarray, ...]:
+    """ptable's bounds over the whole dense row (cumsum of every column), as a reference."""
+    scale = 10**digits
+    ints = np.rint(np.cumsum(P, axis=1) * float(scale)).astype(np.int64)
+    n, m = P.shape
+    last = m - 1 - np.argmax((P > 0)[:, ::-1], axis=1)
+    ints[np.arange(m)[None, :] >= last[:, None]] = scale
+    ints = np.maximum.accumulate(np.clip(ints, 0, scale), axis=1)
+    lo = np.concatenate([np.zeros((n, 1), dtype=np.int64), ints[:, :-1]], axis=1)
+    keep = ints > lo
+    i, j = np.nonzero(keep)
+    return i, j, lo[keep], ints[keep]
+
+
+@settings(max_examples=60, deadline=None)
+@given(T=tables(), digits=st.sampled_from([2, 4, 8, 12]))
+def test_rounded_bounds_on_the_band_are_the_dense_ones(T: Ptable, digits: int) -> None:
+    # the running sums are taken over each row's band (first to last positive entry): the same
+    # floats as over the whole row, so the same bounds bit for bit
+    from rainbowdp.cellkey._layout_r import rounded_bounds
+
+    got = rounded_bounds(T.probabilities, digits)
+    want = _dense_rounded_bounds(T.probabilities, digits)
+    assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
