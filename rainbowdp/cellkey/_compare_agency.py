@@ -121,6 +121,11 @@ class PtableComparison:
             )
         return out
 
+    @property
+    def grid(self) -> str:
+        """The key grid the tables are compared on, as shown: "keysize 10^8", or "as given"."""
+        return "as given" if self.keysize is None else f"keysize {grid_text(self.keysize)}"
+
     # ----------------------------------------------------------------------------- display
     def __repr__(self) -> str:
         return (
@@ -130,7 +135,7 @@ class PtableComparison:
         )
 
     def __str__(self) -> str:
-        grid = "as given" if self.keysize is None else f"keysize {grid_text(self.keysize)}"
+        grid = self.grid
         lines = [
             f"agency ptable vs rainbowdp ({self.method}) for D = {self.D}, variance cap "
             f"{num(self.variance)} ({grid})",

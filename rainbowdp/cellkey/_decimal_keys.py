@@ -41,7 +41,8 @@ import numpy as np
 
 from ..exceptions import ParameterError, ParameterTypeError
 from ._keys import component_sums
-from ._layout_r import piece_key_counts, piece_thresholds, stored_pieces
+from ._layout_r import piece_key_counts, piece_noise, stored_pieces
+from ._ptable_ops import SAME_TABLE_TOL
 from ._quantise import BOUND_DIGITS, KeysizeWarning, decimal_bounds
 
 __all__ = [
@@ -59,8 +60,6 @@ __all__ = [
 MAX_DIGITS = 20
 #: Most digits read from float keys (a double holds 15 significant decimal digits exactly).
 FLOAT_DIGITS = 15
-#: Entries of two tables this close are the same table (float noise of decimal bounds).
-_SAME_TABLE_TOL = 1e-12
 #: Digits up to which keys, sums and thresholds are int64 (object arrays of Python ints above).
 _INT64_DIGITS = 18
 _LIMB = 10**9
@@ -314,7 +313,7 @@ def _warn_other_table(ptable: Any, digits: int, name: str) -> None:
     same = (
         not np.any(applied[:, n:])
         and not np.any(audited[:, n:])
-        and bool(np.all(np.abs(applied[:, :n] - audited[:, :n]) <= _SAME_TABLE_TOL))
+        and bool(np.all(np.abs(applied[:, :n] - audited[:, :n]) <= SAME_TABLE_TOL))
     )
     if not same:
         where = "as given" if grid is None else f"on its key grid keysize={grid}"
@@ -417,12 +416,7 @@ def decimal_noise(ptable: Any, counts: np.ndarray, keys: np.ndarray, digits: int
     rows = np.asarray(ptable.row_of(counts))
     pieces = stored_pieces(ptable)
     if pieces is not None:
-        pi, pj, pc = piece_thresholds(pieces, 10**digits)
-        for r in np.unique(rows[positive]).tolist():
-            sel = positive & (rows == r)
-            mine = pi == r
-            k = np.searchsorted(pc[mine], keys[sel], side="right")
-            noise[sel] = pj[mine][k] - r
+        noise[positive] = piece_noise(pieces, rows[positive], keys[positive], 10**digits)
         return noise
     thresholds = decimal_thresholds(ptable, digits)
     for r in np.unique(rows[positive]).tolist():

@@ -458,6 +458,29 @@ def piece_thresholds(
     return i, j, np.array(counts, dtype=dtype)
 
 
+def piece_noise(
+    pieces: dict[str, np.ndarray], rows: np.ndarray, keys: np.ndarray, keysize: int
+) -> np.ndarray:
+    """The noise j - r of each (row r, key k / K) looked up in the pieces of a modified table:
+    the first piece of the row, in file order, whose upper bound exceeds the key
+    (:func:`piece_thresholds`).
+
+    Examples
+    --------
+    >>> pieces = {"i": np.array([0, 0, 0]), "j": np.array([1, 0, 1]),
+    ...           "p_int_lb": np.array([0.0, 0.25, 0.5]), "p_int_ub": np.array([0.25, 0.5, 1.0])}
+    >>> piece_noise(pieces, np.zeros(4, dtype=np.int64), np.array([0, 3, 4, 9]), 10).tolist()
+    [1, 0, 0, 1]
+    """
+    pi, pj, pc = piece_thresholds(pieces, keysize)
+    out = np.empty(rows.shape, dtype=np.int64)
+    for r in np.unique(rows).tolist():
+        sel = rows == r
+        mine = pi == r
+        out[sel] = pj[mine][np.searchsorted(pc[mine], keys[sel], side="right")] - r
+    return out
+
+
 def piece_key_counts(pieces: dict[str, np.ndarray], shape: tuple[int, int], keysize: int) -> Any:
     r"""The number of keys :math:`k / K` that pick each (i, j) of a modified table.
 

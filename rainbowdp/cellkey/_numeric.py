@@ -65,6 +65,7 @@ import numpy as np
 from ..exceptions import ParameterError, ParameterTypeError
 from ._magnitude import MagnitudePtable
 from ._perturb import TOTAL, FrequencyTable, frequency_table
+from ._weights import record_numbers, resolve_weights
 
 __all__ = [
     "FlexParams",
@@ -429,27 +430,6 @@ def _perturb_cell(
     return (math.fsum(hats) if len(hats) > 1 else hats[0]), steps
 
 
-def _record_column(data: Any, name: Any, n: int, what: str) -> np.ndarray:
-    if isinstance(name, str):
-        if name not in data:
-            raise ParameterError(f"`{what}` names the column {name!r}, which is not in `data`.")
-        raw = data[name]
-    else:
-        raw = name
-    try:
-        arr = np.asarray(raw, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ParameterTypeError(f"`{what}` must hold numbers, got {raw!r:.80}.") from None
-    if np.asarray(raw).dtype.kind == "b":
-        raise ParameterTypeError(f"`{what}` must hold numbers, got booleans.")
-    if arr.shape != (n,):
-        raise ParameterError(f"`{what}` must have one value per record ({n}), got {arr.shape}.")
-    if not np.all(np.isfinite(arr)):
-        k = int(np.flatnonzero(~np.isfinite(arr))[0])
-        raise ParameterError(f"`{what}` must be finite, got {float(arr[k])!r} at record {k}.")
-    return arr
-
-
 def _groups(table: FrequencyTable) -> list[np.ndarray]:
     """The row of each record in every margin (all subsets of ``by``; interior only without
     margins)."""
@@ -517,11 +497,11 @@ def _record_inputs(
             f"`variable` must name a numeric column other than `by`, got {variable!r}."
         )
     n = ft.n_records
-    x = _record_column(data, variable, n, "variable")
-    w = np.ones(n) if weights is None else _record_column(data, weights, n, "weights")
+    x = record_numbers(variable, data, n, "`variable`")
+    w = np.ones(n) if weights is None else resolve_weights(weights, data, n)
     if (w < 0).any():
         raise ParameterError(f"`weights` must be >= 0, got {float(w.min())!r}.")
-    rkey = _record_column(data, record_keys, n, "record_keys")
+    rkey = record_numbers(record_keys, data, n, "`record_keys`")
     if ((rkey < 0) | (rkey >= 1)).any():
         k = int(np.flatnonzero((rkey < 0) | (rkey >= 1))[0])
         raise ParameterError(

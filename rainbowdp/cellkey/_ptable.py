@@ -37,7 +37,7 @@ from .._validation import check_int, real_array
 from ..exceptions import ParameterError, ParameterTypeError
 from ..mechanism import Mechanism
 from ._display import html_table, num, require_pandas
-from ._layout_r import piece_key_counts, piece_thresholds, stored_pieces
+from ._layout_r import piece_key_counts, piece_noise, stored_pieces
 from ._ptable_ops import (
     ABOVE_RULES,
     KEY_TYPES,
@@ -417,15 +417,8 @@ class Ptable:
             return self.key_map[r, k].astype(np.int64)
         pieces = self._decimal_pieces(K)
         if pieces is not None:  # the key picks the piece lb <= k / K < ub, in file order
-            pi, pj, pc = piece_thresholds(pieces, K)
-            out = np.empty(np.broadcast(r, k).shape, dtype=np.int64)
             rr, kk = np.broadcast_arrays(r, k)
-            for row in np.unique(rr).tolist():
-                sel = rr == row
-                mine = pi == row
-                at = np.searchsorted(pc[mine], kk[sel], side="right")
-                out[sel] = pj[mine][at] - row
-            return out
+            return piece_noise(pieces, rr, kk, K)
         return lookup_noise(self._band_thresholds(K), r, k, self.D)
 
     def _decimal_pieces(self, K: int) -> dict[str, np.ndarray] | None:

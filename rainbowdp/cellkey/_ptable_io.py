@@ -54,6 +54,7 @@ from ._ptable_ops import (
     MAX_ROWS,
     ONS_LAST_PCV,
     ONS_LOOP_START,
+    SAME_TABLE_TOL,
     Above,
     KeyType,
     check_above,
@@ -87,8 +88,6 @@ def _delimiter(text: str) -> str:
     return ","
 
 
-#: Entries of two tables this close are the same table (float noise of decimal bounds).
-_SAME_TABLE_TOL = 1e-12
 #: The layout :func:`_detect_layout` gives a magnitude table (``ptable::create_num_ptable``).
 MAGNITUDE = "magnitude"
 #: The types of a magnitude table's rows (``ptable``: ``type``; ``cellKey``: ``small_cells``).
@@ -606,7 +605,7 @@ def _warn_if_rounded(T: Ptable, lines: dict[str, np.ndarray], layout: str, d: in
     written = np.zeros(T.probabilities.shape)
     np.add.at(written, (lines["i"], lines["j"]), lines["p"])
     moved = np.abs(written - T.probabilities)
-    if float(moved.max(initial=0.0)) <= _SAME_TABLE_TOL:
+    if float(moved.max(initial=0.0)) <= SAME_TABLE_TOL:
         return
     lost = int(np.count_nonzero((T.probabilities > 0) & (written == 0)))
     warnings.warn(

@@ -48,6 +48,8 @@ ABOVE_RULES = ("last", "loop")
 LAYOUTS = ("ptable", "tauargus", "sas", "ons")
 #: Rows must sum to 1 within this (as :func:`quantised_cdf` requires).
 SUM_TOL = 1e-9
+#: Entries of two tables this close are the same table (the float noise of decimal bounds).
+SAME_TABLE_TOL = 1e-12
 #: The ONS loop: the largest pcv and the first pcv of the loop.
 ONS_LAST_PCV, ONS_LOOP_START = 750, 501
 #: Largest KEYSIZE written in the ONS layout (one line per key and row).

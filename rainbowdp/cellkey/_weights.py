@@ -23,6 +23,41 @@ from ..exceptions import ParameterError, ParameterTypeError
 __all__ = ["perturbed_weighted", "resolve_weights", "weight_sums"]
 
 
+def record_numbers(
+    spec: Any, data: Any, n: int, what: str, *, nonnegative: bool = False
+) -> np.ndarray:
+    """One finite number per record (>= 0 with ``nonnegative``), from a column name of
+    ``data`` or an array; ``what`` names it in the errors (e.g. "the weights (column 'w')").
+
+    Examples
+    --------
+    >>> record_numbers("x", {"x": [1, -2.5]}, 2, "`variable`").tolist()
+    [1.0, -2.5]
+    """
+    if isinstance(spec, str):
+        if spec not in data:
+            raise ParameterError(f"{what} names the column {spec!r}, which is not in `data`.")
+        raw = data[spec]
+    else:
+        raw = spec
+    try:
+        x = np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ParameterTypeError(
+            f"{what} must be numbers, got dtype {np.asarray(raw).dtype}."
+        ) from None
+    if np.asarray(raw).dtype.kind == "b":
+        raise ParameterTypeError(f"{what} must be numbers, got booleans.")
+    if x.ndim != 1 or x.shape[0] != n:
+        raise ParameterError(f"{what} must be one per record ({n}), got shape {x.shape}.")
+    bad = ~np.isfinite(x) | ((x < 0) if nonnegative else False)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        rule = "finite and >= 0" if nonnegative else "finite"
+        raise ParameterError(f"{what} must be {rule}, got {float(x[k])!r} at record {k}.")
+    return x
+
+
 def resolve_weights(weights: Any, data: Any, n: int) -> np.ndarray:
     """One finite weight >= 0 per record, from a column name of ``data`` or an array.
 
@@ -31,32 +66,13 @@ def resolve_weights(weights: Any, data: Any, n: int) -> np.ndarray:
     >>> resolve_weights("w", {"w": [1, 2.5]}, 2).tolist()
     [1.0, 2.5]
     """
-    label = f"column {weights!r}" if isinstance(weights, str) else "`weights`"
     if isinstance(weights, str):
         if weights not in data:
             raise ParameterError(f"`weights` names the column {weights!r}, which is not in `data`.")
-        raw = data[weights]
+        label = f"the weights (column {weights!r})"
     else:
-        raw = weights
-    try:
-        w = np.asarray(raw, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ParameterTypeError(
-            f"the weights ({label}) must be numbers, got dtype {np.asarray(raw).dtype}."
-        ) from None
-    if np.asarray(raw).dtype.kind == "b":
-        raise ParameterTypeError(f"the weights ({label}) must be numbers, got booleans.")
-    if w.ndim != 1 or w.shape[0] != n:
-        raise ParameterError(
-            f"the weights ({label}) must be one per record ({n}), got shape {w.shape}."
-        )
-    bad = ~np.isfinite(w) | (w < 0)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ParameterError(
-            f"the weights ({label}) must be finite and >= 0, got {float(w[i])!r} at record {i}."
-        )
-    return w
+        label = "the weights (`weights`)"
+    return record_numbers(weights, data, n, label, nonnegative=True)
 
 
 def weight_sums(

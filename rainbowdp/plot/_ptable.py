@@ -25,15 +25,7 @@ PTABLE_POINTS = 41
 #: δ below this is drawn at it (the y axis is logarithmic).
 PTABLE_FLOOR = 1e-12
 
-_NEEDED = ("table", "design", "keysize", "epsilon", "D", "variance", "method")
-
-
-def _grid(K: int) -> str:
-    """A key grid as shown: 2^k, 10^d or the integer."""
-    if K & (K - 1) == 0:
-        return f"2^{K.bit_length() - 1}"
-    d = len(str(K)) - 1
-    return f"10^{d}" if K == 10**d else str(K)
+_NEEDED = ("table", "design", "keysize", "grid", "epsilon", "D", "variance", "method")
 
 
 def _curves(table: Any, grid: np.ndarray, keysize: int | None) -> tuple[np.ndarray, np.ndarray]:
@@ -141,7 +133,6 @@ def plot_ptable_comparison(
     ax.set_yscale("log")
     ax.set_xlabel("ε")
     ax.set_ylabel("δ(ε) (exact)")
-    grid_text = "as given" if K is None else f"keysize {_grid(K)}"
-    ax.set_title(f"same D and variance cap ({grid_text})", fontsize=10)
+    ax.set_title(f"same D and variance cap ({comparison.grid})", fontsize=10)
     legend_outside(ax)
     return fig
